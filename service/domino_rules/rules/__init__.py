@@ -1,0 +1,58 @@
+"""The rules core: pure game logic, no protobuf, no I/O, no clocks.
+
+Importing this package registers every ruleset.
+"""
+
+from . import one_arm_joe  # noqa: F401  (registers)
+from .base import (
+    End,
+    Event,
+    EventKind,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    OptionSpec,
+    Ruleset,
+    Score,
+    Status,
+    View,
+)
+from .errors import (
+    GameOverError,
+    IllegalMoveError,
+    MoveError,
+    NotYourTurnError,
+    OptionsError,
+    PlayerCountError,
+    RulesError,
+    UnknownRulesetError,
+)
+from .registry import all_rulesets, get
+from .tiles import Tile
+
+__all__ = [
+    "End",
+    "Event",
+    "EventKind",
+    "GameOverError",
+    "HandResult",
+    "IllegalMoveError",
+    "Match",
+    "Move",
+    "MoveError",
+    "MoveKind",
+    "NotYourTurnError",
+    "OptionSpec",
+    "OptionsError",
+    "PlayerCountError",
+    "Ruleset",
+    "RulesError",
+    "Score",
+    "Status",
+    "Tile",
+    "UnknownRulesetError",
+    "View",
+    "all_rulesets",
+    "get",
+]

@@ -1,0 +1,551 @@
+from google.api import annotations_pb2 as _annotations_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class MoveKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MOVE_KIND_UNSPECIFIED: _ClassVar[MoveKind]
+    PLAY: _ClassVar[MoveKind]
+    DRAW: _ClassVar[MoveKind]
+    PASS: _ClassVar[MoveKind]
+    DISCARD: _ClassVar[MoveKind]
+    CAPTURE: _ClassVar[MoveKind]
+    CAPTURE_DRAWN: _ClassVar[MoveKind]
+    PILE: _ClassVar[MoveKind]
+    NEXT_HAND: _ClassVar[MoveKind]
+
+class End(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    END_UNSPECIFIED: _ClassVar[End]
+    LEFT: _ClassVar[End]
+    RIGHT: _ClassVar[End]
+
+class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    STATUS_UNSPECIFIED: _ClassVar[Status]
+    IN_PROGRESS: _ClassVar[Status]
+    HAND_OVER: _ClassVar[Status]
+    MATCH_OVER: _ClassVar[Status]
+MOVE_KIND_UNSPECIFIED: MoveKind
+PLAY: MoveKind
+DRAW: MoveKind
+PASS: MoveKind
+DISCARD: MoveKind
+CAPTURE: MoveKind
+CAPTURE_DRAWN: MoveKind
+PILE: MoveKind
+NEXT_HAND: MoveKind
+END_UNSPECIFIED: End
+LEFT: End
+RIGHT: End
+STATUS_UNSPECIFIED: Status
+IN_PROGRESS: Status
+HAND_OVER: Status
+MATCH_OVER: Status
+
+class Tile(_message.Message):
+    __slots__ = ("high", "low")
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    high: int
+    low: int
+    def __init__(self, high: _Optional[int] = ..., low: _Optional[int] = ...) -> None: ...
+
+class Move(_message.Message):
+    __slots__ = ("seat", "kind", "tile", "target", "end", "open_pip")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    OPEN_PIP_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    kind: MoveKind
+    tile: Tile
+    target: Tile
+    end: End
+    open_pip: int
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[MoveKind, str]] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("kind", "seat", "tile", "target", "end", "open_pip", "dice", "tiles", "count", "points", "seats", "scores", "hidden")
+    class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        KIND_UNSPECIFIED: _ClassVar[Event.Kind]
+        DEAL: _ClassVar[Event.Kind]
+        REDEAL: _ClassVar[Event.Kind]
+        PLAY: _ClassVar[Event.Kind]
+        AUTO_PLAY: _ClassVar[Event.Kind]
+        DRAW: _ClassVar[Event.Kind]
+        BONUS_TURN: _ClassVar[Event.Kind]
+        PASS: _ClassVar[Event.Kind]
+        TURN_PASSED: _ClassVar[Event.Kind]
+        DISCARD: _ClassVar[Event.Kind]
+        CAPTURE: _ClassVar[Event.Kind]
+        PILE: _ClassVar[Event.Kind]
+        PAIR_LAID: _ClassVar[Event.Kind]
+        REVEAL: _ClassVar[Event.Kind]
+        TO_LAKE: _ClassVar[Event.Kind]
+        DICE: _ClassVar[Event.Kind]
+        LEADER: _ClassVar[Event.Kind]
+        PEG: _ClassVar[Event.Kind]
+        HAND_OVER: _ClassVar[Event.Kind]
+        MATCH_OVER: _ClassVar[Event.Kind]
+        NEXT_HAND: _ClassVar[Event.Kind]
+        CHOICE: _ClassVar[Event.Kind]
+    KIND_UNSPECIFIED: Event.Kind
+    DEAL: Event.Kind
+    REDEAL: Event.Kind
+    PLAY: Event.Kind
+    AUTO_PLAY: Event.Kind
+    DRAW: Event.Kind
+    BONUS_TURN: Event.Kind
+    PASS: Event.Kind
+    TURN_PASSED: Event.Kind
+    DISCARD: Event.Kind
+    CAPTURE: Event.Kind
+    PILE: Event.Kind
+    PAIR_LAID: Event.Kind
+    REVEAL: Event.Kind
+    TO_LAKE: Event.Kind
+    DICE: Event.Kind
+    LEADER: Event.Kind
+    PEG: Event.Kind
+    HAND_OVER: Event.Kind
+    MATCH_OVER: Event.Kind
+    NEXT_HAND: Event.Kind
+    CHOICE: Event.Kind
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    OPEN_PIP_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    kind: Event.Kind
+    seat: int
+    tile: Tile
+    target: Tile
+    end: End
+    open_pip: int
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    tiles: _containers.RepeatedCompositeFieldContainer[Tile]
+    count: int
+    points: int
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    hidden: bool
+    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., seat: _Optional[int] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., count: _Optional[int] = ..., points: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., hidden: _Optional[bool] = ...) -> None: ...
+
+class Options(_message.Message):
+    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up")
+    ONE_ARM_JOE_FIELD_NUMBER: _ClassVar[int]
+    TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
+    TIU_U_FIELD_NUMBER: _ClassVar[int]
+    THROW_UP_FIELD_NUMBER: _ClassVar[int]
+    one_arm_joe: OneArmJoeOptions
+    tsair_deng: TsairDengOptions
+    tiu_u: TiuUOptions
+    throw_up: ThrowUpOptions
+    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ...) -> None: ...
+
+class OneArmJoeOptions(_message.Message):
+    __slots__ = ("set_max_pip", "lead_double_bonus", "scoring", "tie", "target_score")
+    class Scoring(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        SCORING_UNSPECIFIED: _ClassVar[OneArmJoeOptions.Scoring]
+        OTHERS_TOTAL: _ClassVar[OneArmJoeOptions.Scoring]
+        OTHERS_MINUS_OWN: _ClassVar[OneArmJoeOptions.Scoring]
+    SCORING_UNSPECIFIED: OneArmJoeOptions.Scoring
+    OTHERS_TOTAL: OneArmJoeOptions.Scoring
+    OTHERS_MINUS_OWN: OneArmJoeOptions.Scoring
+    class Tie(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        TIE_UNSPECIFIED: _ClassVar[OneArmJoeOptions.Tie]
+        NO_SCORE: _ClassVar[OneArmJoeOptions.Tie]
+        SHARED: _ClassVar[OneArmJoeOptions.Tie]
+    TIE_UNSPECIFIED: OneArmJoeOptions.Tie
+    NO_SCORE: OneArmJoeOptions.Tie
+    SHARED: OneArmJoeOptions.Tie
+    SET_MAX_PIP_FIELD_NUMBER: _ClassVar[int]
+    LEAD_DOUBLE_BONUS_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    TIE_FIELD_NUMBER: _ClassVar[int]
+    TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
+    set_max_pip: int
+    lead_double_bonus: bool
+    scoring: OneArmJoeOptions.Scoring
+    tie: OneArmJoeOptions.Tie
+    target_score: int
+    def __init__(self, set_max_pip: _Optional[int] = ..., lead_double_bonus: _Optional[bool] = ..., scoring: _Optional[_Union[OneArmJoeOptions.Scoring, str]] = ..., tie: _Optional[_Union[OneArmJoeOptions.Tie, str]] = ..., target_score: _Optional[int] = ...) -> None: ...
+
+class TsairDengOptions(_message.Message):
+    __slots__ = ("tile_set", "must_play_if_able", "hands", "target_score")
+    class TileSet(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        TILE_SET_UNSPECIFIED: _ClassVar[TsairDengOptions.TileSet]
+        CHINESE: _ClassVar[TsairDengOptions.TileSet]
+        DOUBLE_SIX: _ClassVar[TsairDengOptions.TileSet]
+    TILE_SET_UNSPECIFIED: TsairDengOptions.TileSet
+    CHINESE: TsairDengOptions.TileSet
+    DOUBLE_SIX: TsairDengOptions.TileSet
+    TILE_SET_FIELD_NUMBER: _ClassVar[int]
+    MUST_PLAY_IF_ABLE_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
+    tile_set: TsairDengOptions.TileSet
+    must_play_if_able: bool
+    hands: int
+    target_score: int
+    def __init__(self, tile_set: _Optional[_Union[TsairDengOptions.TileSet, str]] = ..., must_play_if_able: _Optional[bool] = ..., hands: _Optional[int] = ..., target_score: _Optional[int] = ...) -> None: ...
+
+class TiuUOptions(_message.Message):
+    __slots__ = ("may_decline", "red_sixes", "hands")
+    class RedSixes(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        RED_SIXES_UNSPECIFIED: _ClassVar[TiuUOptions.RedSixes]
+        DOUBLE_SIX_ONLY: _ClassVar[TiuUOptions.RedSixes]
+        ALL_SIXES: _ClassVar[TiuUOptions.RedSixes]
+    RED_SIXES_UNSPECIFIED: TiuUOptions.RedSixes
+    DOUBLE_SIX_ONLY: TiuUOptions.RedSixes
+    ALL_SIXES: TiuUOptions.RedSixes
+    MAY_DECLINE_FIELD_NUMBER: _ClassVar[int]
+    RED_SIXES_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    may_decline: bool
+    red_sixes: TiuUOptions.RedSixes
+    hands: int
+    def __init__(self, may_decline: _Optional[bool] = ..., red_sixes: _Optional[_Union[TiuUOptions.RedSixes, str]] = ..., hands: _Optional[int] = ...) -> None: ...
+
+class ThrowUpOptions(_message.Message):
+    __slots__ = ("rethrow_repeats", "hands_per_player")
+    RETHROW_REPEATS_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PER_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    rethrow_repeats: bool
+    hands_per_player: int
+    def __init__(self, rethrow_repeats: _Optional[bool] = ..., hands_per_player: _Optional[int] = ...) -> None: ...
+
+class ListRulesetsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListRulesetsResponse(_message.Message):
+    __slots__ = ("rulesets",)
+    RULESETS_FIELD_NUMBER: _ClassVar[int]
+    rulesets: _containers.RepeatedCompositeFieldContainer[RulesetInfo]
+    def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...
+
+class RulesetInfo(_message.Message):
+    __slots__ = ("id", "name", "min_players", "max_players", "players", "options", "source", "description")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    players: str
+    options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
+    source: str
+    description: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., players: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., source: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+
+class OptionInfo(_message.Message):
+    __slots__ = ("name", "type", "default", "allowed_values", "min", "max", "description")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_FIELD_NUMBER: _ClassVar[int]
+    ALLOWED_VALUES_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    type: str
+    default: str
+    allowed_values: _containers.RepeatedScalarFieldContainer[str]
+    min: int
+    max: int
+    description: str
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., default: _Optional[str] = ..., allowed_values: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., description: _Optional[str] = ...) -> None: ...
+
+class NewGameRequest(_message.Message):
+    __slots__ = ("ruleset", "players", "options", "seed")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    players: int
+    options: Options
+    seed: str
+    def __init__(self, ruleset: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[Options, _Mapping]] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class NewGameResponse(_message.Message):
+    __slots__ = ("state", "version", "game_id", "status", "to_act", "events", "seed_commitment")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    state: bytes
+    version: int
+    game_id: str
+    status: Status
+    to_act: int
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    seed_commitment: str
+    def __init__(self, state: _Optional[bytes] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., seed_commitment: _Optional[str] = ...) -> None: ...
+
+class GetLegalMovesRequest(_message.Message):
+    __slots__ = ("state", "seat")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    state: bytes
+    seat: int
+    def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetLegalMovesResponse(_message.Message):
+    __slots__ = ("to_act", "moves", "status", "version", "game_id")
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    to_act: int
+    moves: _containers.RepeatedCompositeFieldContainer[Move]
+    status: Status
+    version: int
+    game_id: str
+    def __init__(self, to_act: _Optional[int] = ..., moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., status: _Optional[_Union[Status, str]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ...) -> None: ...
+
+class ApplyMoveRequest(_message.Message):
+    __slots__ = ("state", "move", "expected_version")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_VERSION_FIELD_NUMBER: _ClassVar[int]
+    state: bytes
+    move: Move
+    expected_version: int
+    def __init__(self, state: _Optional[bytes] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., expected_version: _Optional[int] = ...) -> None: ...
+
+class ApplyMoveResponse(_message.Message):
+    __slots__ = ("state", "version", "game_id", "status", "to_act", "events")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    state: bytes
+    version: int
+    game_id: str
+    status: Status
+    to_act: int
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    def __init__(self, state: _Optional[bytes] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
+
+class GetScoreRequest(_message.Message):
+    __slots__ = ("state",)
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    state: bytes
+    def __init__(self, state: _Optional[bytes] = ...) -> None: ...
+
+class SeatScore(_message.Message):
+    __slots__ = ("seat", "hand_points", "match_points", "net")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HAND_POINTS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    NET_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    hand_points: int
+    match_points: int
+    net: int
+    def __init__(self, seat: _Optional[int] = ..., hand_points: _Optional[int] = ..., match_points: _Optional[int] = ..., net: _Optional[int] = ...) -> None: ...
+
+class HandScore(_message.Message):
+    __slots__ = ("hand", "counts", "points", "winners", "settlement")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
+    hand: int
+    counts: _containers.RepeatedScalarFieldContainer[int]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    settlement: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, hand: _Optional[int] = ..., counts: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., settlement: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GetScoreResponse(_message.Message):
+    __slots__ = ("status", "seats", "hands", "winners", "version", "game_id", "hand", "seed_commitment", "seed")
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    status: Status
+    seats: _containers.RepeatedCompositeFieldContainer[SeatScore]
+    hands: _containers.RepeatedCompositeFieldContainer[HandScore]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    version: int
+    game_id: str
+    hand: int
+    seed_commitment: str
+    seed: str
+    def __init__(self, status: _Optional[_Union[Status, str]] = ..., seats: _Optional[_Iterable[_Union[SeatScore, _Mapping]]] = ..., hands: _Optional[_Iterable[_Union[HandScore, _Mapping]]] = ..., winners: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., hand: _Optional[int] = ..., seed_commitment: _Optional[str] = ..., seed: _Optional[str] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("state", "seat")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    state: bytes
+    seat: int
+    def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class GetViewResponse(_message.Message):
+    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up")
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZES_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_MOVES_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ONE_ARM_JOE_FIELD_NUMBER: _ClassVar[int]
+    TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
+    TIU_U_FIELD_NUMBER: _ClassVar[int]
+    THROW_UP_FIELD_NUMBER: _ClassVar[int]
+    ruleset: str
+    seat: int
+    status: Status
+    to_act: int
+    hand_number: int
+    hand: _containers.RepeatedCompositeFieldContainer[Tile]
+    hand_sizes: _containers.RepeatedScalarFieldContainer[int]
+    stock: int
+    legal_moves: _containers.RepeatedCompositeFieldContainer[Move]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    match_points: _containers.RepeatedScalarFieldContainer[int]
+    version: int
+    game_id: str
+    one_arm_joe: OneArmJoeTable
+    tsair_deng: TsairDengTable
+    tiu_u: TiuUTable
+    throw_up: ThrowUpTable
+    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ...) -> None: ...
+
+class OneArmJoeTable(_message.Message):
+    __slots__ = ("line", "open_end", "bonus_turn", "leader")
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    OPEN_END_FIELD_NUMBER: _ClassVar[int]
+    BONUS_TURN_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    line: _containers.RepeatedCompositeFieldContainer[Tile]
+    open_end: int
+    bonus_turn: bool
+    leader: int
+    def __init__(self, line: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., open_end: _Optional[int] = ..., bonus_turn: _Optional[bool] = ..., leader: _Optional[int] = ...) -> None: ...
+
+class TsairDengTable(_message.Message):
+    __slots__ = ("places", "open_pip", "played", "discards", "discard_counts", "leader")
+    class Place(_message.Message):
+        __slots__ = ("top", "depth")
+        TOP_FIELD_NUMBER: _ClassVar[int]
+        DEPTH_FIELD_NUMBER: _ClassVar[int]
+        top: Tile
+        depth: int
+        def __init__(self, top: _Optional[_Union[Tile, _Mapping]] = ..., depth: _Optional[int] = ...) -> None: ...
+    PLACES_FIELD_NUMBER: _ClassVar[int]
+    OPEN_PIP_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    places: _containers.RepeatedCompositeFieldContainer[TsairDengTable.Place]
+    open_pip: int
+    played: int
+    discards: _containers.RepeatedCompositeFieldContainer[Tile]
+    discard_counts: _containers.RepeatedScalarFieldContainer[int]
+    leader: int
+    def __init__(self, places: _Optional[_Iterable[_Union[TsairDengTable.Place, _Mapping]]] = ..., open_pip: _Optional[int] = ..., played: _Optional[int] = ..., discards: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., discard_counts: _Optional[_Iterable[int]] = ..., leader: _Optional[int] = ...) -> None: ...
+
+class TiuUTable(_message.Message):
+    __slots__ = ("lake", "piles", "catches", "catch_counts", "drawn", "leader")
+    class Catch(_message.Message):
+        __slots__ = ("tiles",)
+        TILES_FIELD_NUMBER: _ClassVar[int]
+        tiles: _containers.RepeatedCompositeFieldContainer[Tile]
+        def __init__(self, tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ...) -> None: ...
+    LAKE_FIELD_NUMBER: _ClassVar[int]
+    PILES_FIELD_NUMBER: _ClassVar[int]
+    CATCHES_FIELD_NUMBER: _ClassVar[int]
+    CATCH_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    DRAWN_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    lake: _containers.RepeatedCompositeFieldContainer[Tile]
+    piles: _containers.RepeatedCompositeFieldContainer[Tile]
+    catches: _containers.RepeatedCompositeFieldContainer[TiuUTable.Catch]
+    catch_counts: _containers.RepeatedScalarFieldContainer[int]
+    drawn: Tile
+    leader: int
+    def __init__(self, lake: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., piles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., catches: _Optional[_Iterable[_Union[TiuUTable.Catch, _Mapping]]] = ..., catch_counts: _Optional[_Iterable[int]] = ..., drawn: _Optional[_Union[Tile, _Mapping]] = ..., leader: _Optional[int] = ...) -> None: ...
+
+class ThrowUpTable(_message.Message):
+    __slots__ = ("line", "left_end", "right_end", "dice", "qualifying", "round", "leader", "idle_rounds", "pegs")
+    class LaidTile(_message.Message):
+        __slots__ = ("tile", "left", "right")
+        TILE_FIELD_NUMBER: _ClassVar[int]
+        LEFT_FIELD_NUMBER: _ClassVar[int]
+        RIGHT_FIELD_NUMBER: _ClassVar[int]
+        tile: Tile
+        left: int
+        right: int
+        def __init__(self, tile: _Optional[_Union[Tile, _Mapping]] = ..., left: _Optional[int] = ..., right: _Optional[int] = ...) -> None: ...
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    LEFT_END_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_END_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    QUALIFYING_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    IDLE_ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    PEGS_FIELD_NUMBER: _ClassVar[int]
+    line: _containers.RepeatedCompositeFieldContainer[ThrowUpTable.LaidTile]
+    left_end: int
+    right_end: int
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    qualifying: _containers.RepeatedScalarFieldContainer[int]
+    round: int
+    leader: int
+    idle_rounds: int
+    pegs: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, line: _Optional[_Iterable[_Union[ThrowUpTable.LaidTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., qualifying: _Optional[_Iterable[int]] = ..., round: _Optional[int] = ..., leader: _Optional[int] = ..., idle_rounds: _Optional[int] = ..., pegs: _Optional[_Iterable[int]] = ...) -> None: ...
