@@ -1,0 +1,346 @@
+"""Tsair Deng (Slant Nail): one open half, play or discard face down, fewest pips wins.
+
+Sources: seed 004 (Anthony Kam's account, Chinese set) and the Western adaptation at the
+end of seed 000, as decided by RULES.md ``[TD-1]``..``[TD-10]``.
+
+Options (``TsairDengOptions``): ``tile_set`` (``CHINESE`` default, ``DOUBLE_SIX``),
+``must_play_if_able`` (default false), ``hands`` (1..1000, default 4), ``target_score``
+(0..100000, default 0: play ``hands`` hands).
+
+The deal: the set in ascending order is shuffled with label ``deal/<hand>/0``; seat 0
+takes the first ``k`` tiles, seat 1 the next ``k``, and so on (``k`` is 16, 10 or 8 with
+the Chinese set and 14, 9 or 7 with double-six, for 2, 3 or 4 players). The tiles left
+over (2 Chinese tiles, or 1 double-six tile, with 3 players) lie aside face down for the
+whole hand: nobody sees them and nobody draws them (``stock`` is always 0). A random
+leader is drawn as ``Stream(seed, "lead/<hand>").below(players)``.
+
+The layout ``[TD-6]``: tile ``n`` (1-based, the lead is tile 1) lies on place
+``pos = (n - 1) % 8`` of layer ``(n - 1) // 8`` when the layer is even, and on place
+``7 - pos`` when it is odd (see :func:`place_of`). A view shows each place's top tile
+and how many tiles are stacked there; a covered tile is in no view.
+
+Decisions where RULES.md leaves a case open (each has a test):
+
+* Turn order: the leader, then the seats in increasing order, wrapping around. Every
+  turn uses exactly one tile (played or discarded) and every seat holds ``k`` tiles, so
+  the hand lasts exactly ``players * k`` turns, each seat takes ``k`` turns, and the
+  last turn is that of the seat before the leader ``[TD-7]``.
+* The leader must lead: the lead is always a ``PLAY`` of any tile with its ``open_pip``;
+  it can never be a discard, with or without ``must_play_if_able`` ``[TD-4]``.
+* Legal moves are listed in a fixed order: for the lead, each distinct tile in ascending
+  order, open on the high half, then on the low half; later, the matching ``PLAY`` moves
+  (ascending) and then the ``DISCARD`` moves (ascending).
+* With ``must_play_if_able`` a player holding several matching tiles plays any one of
+  them; a player with none discards any tile.
+* ``[TD-3]`` with double-six: the holder of ``[6-6]`` leads the first hand with any tile
+  (not necessarily the ``[6-6]``); when ``[6-6]`` lies aside (3 players) the leader is
+  drawn at random. Every later hand, with either set, is led by the previous hand's
+  winner, who may lead any tile.
+* Discards stay face down: a view shows a seat its own discards (in the order
+  discarded) and every seat's number of discards, also after the hand ends; the pips
+  they count become public only as the hand's raw counts in the score.
+* ``[TD-8]`` "no discards" means no discarded tile: a player whose only discard is
+  ``[0-0]`` has discards (of 0 pips) and doubles nobody. When every player has no
+  discards, every score is 0.
+* ``[TD-9]`` the hand has exactly one winner, after the tie-breaks; the lower match
+  total is the sum of the points of the hands before this one.
+* ``[TD-10]`` with ``target_score`` there is no cap on the number of hands: the match
+  ends after the first hand at whose end some total is at least ``target_score``.
+  Without it, the match ends after hand number ``hands``.
+* Settlement is computed from the totals so far at any moment (the seed notes that
+  paying after each hand gives the same result); hands carry no settlement of their
+  own, payment being made once, at the end of the session.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+
+from . import rng
+from .base import Event, EventKind, HandResult, Match, Move, MoveKind, Ruleset, option
+from .registry import register
+from .tiles import Tile, chinese_set, double_n, hand_pips, remove_tile
+
+__all__ = [
+    "Place",
+    "TileSet",
+    "TsairDeng",
+    "TsairDengHand",
+    "TsairDengOptions",
+    "TsairDengTable",
+    "place_of",
+]
+
+#: Places in a row of the serpentine [TD-6].
+PLACES = 8
+MAX_PLAYERS = 4
+DOUBLE_SIX = Tile(6, 6)
+
+
+class TileSet(enum.Enum):
+    CHINESE = "CHINESE"
+    DOUBLE_SIX = "DOUBLE_SIX"
+
+
+#: [TD-2] tiles per seat, by set and number of players.
+HAND_SIZES = {
+    TileSet.CHINESE: {2: 16, 3: 10, 4: 8},
+    TileSet.DOUBLE_SIX: {2: 14, 3: 9, 4: 7},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TsairDengOptions:
+    tile_set: TileSet = option(
+        TileSet.CHINESE, "CHINESE (32 tiles) or DOUBLE_SIX (28 tiles) [TD-1]"
+    )
+    must_play_if_able: bool = option(
+        False, "discarding is legal only without a matching tile [TD-5]"
+    )
+    hands: int = option(
+        4, "hands in the match, unless target_score is set [TD-10]", minimum=1, maximum=1000
+    )
+    target_score: int = option(
+        0, "the match ends when a total reaches this; 0 = play `hands` hands [TD-10]",
+        minimum=0, maximum=100_000,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TsairDengHand:
+    hands: tuple[tuple[Tile, ...], ...]
+    discards: tuple[tuple[Tile, ...], ...]  # per seat, face down, in the order discarded
+    played: tuple[Tile, ...]  # in the order played: tile n lies on place_of(n)
+    open_pip: int | None  # None until the lead
+    to_act: int
+    leader: int
+    unused: tuple[Tile, ...] = ()  # dealt to nobody [TD-2]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One place of the serpentine: its top tile (``None`` while empty) and its depth."""
+
+    top: Tile | None
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class TsairDengTable:
+    """The layout as a seat sees it: only the top tile of each place [TD-6]."""
+
+    places: tuple[Place, ...]
+    open_pip: int | None
+    played: int
+    discards: tuple[Tile, ...]  # the viewing seat's own discards; () for a spectator
+    discard_counts: tuple[int, ...]
+    leader: int
+
+
+def place_of(number: int) -> int:
+    """The place (0..7) of the ``number``-th tile played in a hand (1-based) [TD-6].
+
+    Tiles 1-8 lie left to right; tile 9 covers tile 8, tile 16 covers tile 1, tile 17
+    covers tile 16:
+
+    >>> [place_of(n) for n in (1, 8, 9, 10, 16, 17, 24, 25)]
+    [0, 7, 7, 6, 0, 0, 7, 7]
+    """
+    if number < 1:
+        raise ValueError(f"tiles are numbered from 1, not {number!r}")
+    layer, pos = divmod(number - 1, PLACES)
+    return pos if layer % 2 == 0 else PLACES - 1 - pos
+
+
+def _next(seat: int, players: int) -> int:
+    return (seat + 1) % players
+
+
+def _with(
+    rows: tuple[tuple[Tile, ...], ...], seat: int, tiles: tuple[Tile, ...]
+) -> tuple[tuple[Tile, ...], ...]:
+    return rows[:seat] + (tiles,) + rows[seat + 1 :]
+
+
+class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
+    id = "tsair_deng"
+    name = "Tsair Deng (Slant Nail)"
+    source = (
+        "RULES.md [TD-1]..[TD-10]; seed 004 (Tsair Deng, Anthony Kam) and the Western "
+        "adaptation in seed 000 (One Arm Joe)"
+    )
+    description = (
+        "One open half: each turn play a matching tile or discard any tile face down; "
+        "played tiles stack in a serpentine of 8 places, covering earlier ones. A hand "
+        "scores the pips discarded, doubled when another player discarded nothing; "
+        "fewest points win."
+    )
+    options_type = TsairDengOptions
+    hand_type = TsairDengHand
+    min_players = 2
+    low_wins = True  # [TD-10] fewest total points wins
+
+    def full_set(self, options: TsairDengOptions) -> tuple[Tile, ...]:
+        # [TD-1]
+        return chinese_set() if options.tile_set is TileSet.CHINESE else double_n(6)
+
+    def max_players(self, options: TsairDengOptions) -> int:
+        # [TD-2] 2, 3 or 4 players with either set
+        return MAX_PLAYERS
+
+    # ---- the deal ----------------------------------------------------------------
+
+    def deal(
+        self, match: Match[TsairDengOptions, object], hand_number: int
+    ) -> tuple[TsairDengHand, tuple[Event, ...]]:
+        players, options = match.players, match.options
+        size = HAND_SIZES[options.tile_set][players]
+        order = rng.shuffled(match.seed, f"deal/{hand_number}/0", self.full_set(options))
+        hands = tuple(tuple(sorted(order[s * size : (s + 1) * size])) for s in range(players))
+        # [TD-2] with 3 players the tiles left over are not used
+        unused = tuple(sorted(order[players * size :]))
+        if match.history:
+            # [TD-3] the previous hand's winner leads
+            leader = match.history[-1].winners[0]
+        else:
+            holders = [s for s, tiles in enumerate(hands) if DOUBLE_SIX in tiles]
+            if options.tile_set is TileSet.DOUBLE_SIX and holders:
+                # [TD-3] double-six: the holder of [6-6] leads the first hand
+                leader = holders[0]
+            else:
+                # [TD-3] a seat drawn at random
+                leader = rng.Stream(match.seed, f"lead/{hand_number}").below(players)
+        hand = TsairDengHand(
+            hands=hands,
+            discards=((),) * players,
+            played=(),
+            open_pip=None,
+            to_act=leader,
+            leader=leader,
+            unused=unused,
+        )
+        events = (Event(EventKind.DEAL, count=size), Event(EventKind.LEADER, seat=leader))
+        return hand, events
+
+    # ---- play --------------------------------------------------------------------
+
+    def hand_to_act(self, hand: TsairDengHand) -> int:
+        return hand.to_act
+
+    def hand_tiles(self, hand: TsairDengHand, seat: int) -> tuple[Tile, ...]:
+        return hand.hands[seat]
+
+    def stock(self, hand: TsairDengHand) -> int:
+        return 0  # no drawing
+
+    def all_tiles(self, hand: TsairDengHand) -> tuple[Tile, ...]:
+        return sum(hand.hands, ()) + sum(hand.discards, ()) + hand.played + hand.unused
+
+    def hand_legal_moves(self, hand: TsairDengHand, options: TsairDengOptions) -> tuple[Move, ...]:
+        seat = hand.to_act
+        distinct = sorted(set(hand.hands[seat]))
+        if hand.open_pip is None:
+            # [TD-4] the leader plays any tile and names the half left open
+            moves: list[Move] = []
+            for tile in distinct:
+                moves.append(Move(seat, MoveKind.PLAY, tile, open_pip=tile.high))
+                if not tile.is_double:
+                    moves.append(Move(seat, MoveKind.PLAY, tile, open_pip=tile.low))
+            return tuple(moves)
+        # [TD-5] play a tile with a half equal to the open half, or discard any tile
+        open_pip = hand.open_pip
+        plays = [Move(seat, MoveKind.PLAY, t) for t in distinct if t.has(open_pip)]
+        if plays and options.must_play_if_able:
+            return tuple(plays)
+        return tuple(plays) + tuple(Move(seat, MoveKind.DISCARD, t) for t in distinct)
+
+    def hand_apply(
+        self, match: Match[TsairDengOptions, TsairDengHand], move: Move
+    ) -> tuple[TsairDengHand, tuple[Event, ...]]:
+        hand, seat = match.hand, move.seat
+        assert move.tile is not None
+        tiles = remove_tile(hand.hands[seat], move.tile)
+        if move.kind is MoveKind.PLAY:
+            if hand.open_pip is None:
+                assert move.open_pip is not None
+                open_pip = move.open_pip  # [TD-4] the lead names it
+            else:
+                # [TD-5] the other half becomes the open half; a double keeps it
+                open_pip = move.tile.other(hand.open_pip)
+            event = Event(EventKind.PLAY, seat=seat, tile=move.tile, open_pip=open_pip)
+            # [TD-6] the tile goes on the serpentine (place_of(len(played)))
+            hand = dataclasses.replace(hand, played=hand.played + (move.tile,), open_pip=open_pip)
+        else:  # DISCARD [TD-5] face down: only the discarder sees the tile
+            event = Event(EventKind.DISCARD, seat=seat, tile=move.tile, private_to=seat)
+            discards = hand.discards[seat] + (move.tile,)
+            hand = dataclasses.replace(hand, discards=_with(hand.discards, seat, discards))
+        hand = dataclasses.replace(
+            hand, hands=_with(hand.hands, seat, tiles), to_act=_next(seat, match.players)
+        )
+        return hand, (event,)
+
+    def hand_over(self, hand: TsairDengHand) -> bool:
+        # [TD-7] every player has played or discarded all their tiles
+        return not any(hand.hands)
+
+    # ---- scoring -----------------------------------------------------------------
+
+    def score_hand(self, match: Match[TsairDengOptions, TsairDengHand]) -> HandResult:
+        hand, players = match.hand, match.players
+        # [TD-8] a hand scores the pips of its discards
+        counts = tuple(hand_pips(d) for d in hand.discards)
+        if any(not d for d in hand.discards):
+            # [TD-8] someone discarded nothing: every other score is doubled
+            points = tuple(0 if not d else 2 * c for d, c in zip(hand.discards, counts))
+        else:
+            points = counts
+        before = [0] * players
+        for result in match.history:  # this hand is not in the history yet
+            for s, p in enumerate(result.points):
+                before[s] += p
+
+        def rank(seat: int) -> tuple[int, int, int, int]:
+            # [TD-9] fewest points; then fewer discards; then the lower match total
+            # before this hand; then first in turn order from this hand's leader
+            turn = (seat - hand.leader) % players
+            return (points[seat], len(hand.discards[seat]), before[seat], turn)
+
+        winner = min(range(players), key=rank)
+        return HandResult(counts=counts, points=points, winners=(winner,))
+
+    def match_over(self, match: Match[TsairDengOptions, TsairDengHand]) -> bool:
+        options = match.options
+        if options.target_score > 0:
+            # [TD-10] play until a total reaches target_score; hands is ignored
+            return max(self.totals(match)) >= options.target_score
+        return match.hand_number >= options.hands  # [TD-10]
+
+    def settlement(self, match: Match[TsairDengOptions, TsairDengHand]) -> tuple[int, ...]:
+        # [TD-10] every pair settles the difference: net_i = sum_j (total_j - total_i)
+        totals = self.totals(match)
+        return tuple(sum(totals) - len(totals) * own for own in totals)
+
+    def table(
+        self, match: Match[TsairDengOptions, TsairDengHand], seat: int | None
+    ) -> TsairDengTable:
+        hand = match.hand
+        tops: list[Tile | None] = [None] * PLACES
+        depths = [0] * PLACES
+        for number, tile in enumerate(hand.played, start=1):
+            # [TD-6] a later tile covers the one below it: only the top shows
+            place = place_of(number)
+            tops[place] = tile
+            depths[place] += 1
+        return TsairDengTable(
+            places=tuple(Place(top, depth) for top, depth in zip(tops, depths)),
+            open_pip=hand.open_pip,
+            played=len(hand.played),
+            discards=hand.discards[seat] if seat is not None else (),
+            discard_counts=tuple(len(d) for d in hand.discards),
+            leader=hand.leader,
+        )
+
+
+register(TsairDeng())
