@@ -3,7 +3,7 @@
 Importing this package registers every ruleset.
 """
 
-from . import one_arm_joe  # noqa: F401  (registers)
+from . import one_arm_joe, throw_up, tiu_u, tsair_deng  # noqa: F401  (each module registers its ruleset)
 from .base import (
     End,
     Event,

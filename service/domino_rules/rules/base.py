@@ -417,6 +417,11 @@ class Ruleset(Generic[O, H]):
         self.check_options(options)
         return options
 
+    @property
+    def players_text(self) -> str:
+        """How many players, in words (``ListRulesets``)."""
+        return f"{self.min_players} to {self.max_players(self.make_options({}))} players"
+
     def player_range(self, options: O) -> tuple[int, int]:
         return self.min_players, self.max_players(options)
 

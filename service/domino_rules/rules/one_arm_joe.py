@@ -108,6 +108,8 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
     def full_set(self, options: OneArmJoeOptions) -> tuple[Tile, ...]:
         return double_n(options.set_max_pip)
 
+    players_text = "2 to floor(tiles / 3): 9 with double-six (set_max_pip 6), 63 with double-eighteen"
+
     def max_players(self, options: OneArmJoeOptions) -> int:
         # [OAJ-2] 2 up to floor(tiles / 3)
         return len(self.full_set(options)) // HAND_SIZE

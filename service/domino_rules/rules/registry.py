@@ -13,8 +13,11 @@ _RULESETS: dict[str, Ruleset[Any, Any]] = {}
 
 
 def register(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
-    if ruleset.id in _RULESETS:
-        raise ValueError(f"ruleset {ruleset.id!r} is registered twice")
+    known = _RULESETS.get(ruleset.id)
+    if known is not None and type(known).__qualname__ != type(ruleset).__qualname__:
+        raise ValueError(f"ruleset id {ruleset.id!r} is taken by {type(known).__qualname__}")
+    if known is not None:
+        return known  # the same module imported a second time (doctest collection)
     _RULESETS[ruleset.id] = ruleset
     return ruleset
 

@@ -1,0 +1,88 @@
+"""Errors of the API and the one table that gives each its code and reason.
+
+Every error a client can cause becomes an :class:`ApiError`: a canonical status code
+(``google.rpc.Code``), an ``ErrorInfo.reason`` and a message. Both doors use
+:func:`to_status`; HTTP statuses derive from the code (``rest.HTTP_STATUS``), so the
+two doors cannot disagree.
+
+Reasons:
+
+================== ===================== ==============================================
+reason             code                  when
+================== ===================== ==============================================
+MALFORMED_REQUEST  INVALID_ARGUMENT      JSON or protobuf that does not parse; a
+                                         missing or malformed field
+UNKNOWN_RULESET    INVALID_ARGUMENT      no ruleset has that id
+BAD_OPTIONS        INVALID_ARGUMENT      unknown option, wrong type, out of range
+BAD_PLAYER_COUNT   INVALID_ARGUMENT      the ruleset cannot seat that many
+BAD_SEED           INVALID_ARGUMENT      a seed that is empty, too long or has controls
+BAD_SEAT           INVALID_ARGUMENT      a seat that is not at this table
+BAD_STATE_TOKEN    INVALID_ARGUMENT      a token that is garbled, truncated, tampered,
+                                         sealed with an unknown key, or too large
+REQUEST_TOO_LARGE  RESOURCE_EXHAUSTED    a request past the size limit
+NOT_YOUR_TURN      FAILED_PRECONDITION   the move's seat is not the seat to act
+ILLEGAL_MOVE       FAILED_PRECONDITION   the move is not one of the legal moves
+GAME_OVER          FAILED_PRECONDITION   the match is over
+STALE_STATE        ABORTED               ``expected_version`` differs from the state's
+INTERNAL           INTERNAL              a bug: reported without details
+================== ===================== ==============================================
+"""
+
+from __future__ import annotations
+
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from ..rules import errors as rules_errors
+
+__all__ = ["ApiError", "DOMAIN", "from_rules_error", "to_status"]
+
+DOMAIN = "domino-rules"
+
+_RULES_ERRORS: tuple[tuple[type[rules_errors.RulesError], int, str], ...] = (
+    (rules_errors.UnknownRulesetError, code_pb2.INVALID_ARGUMENT, "UNKNOWN_RULESET"),
+    (rules_errors.OptionsError, code_pb2.INVALID_ARGUMENT, "BAD_OPTIONS"),
+    (rules_errors.PlayerCountError, code_pb2.INVALID_ARGUMENT, "BAD_PLAYER_COUNT"),
+    (rules_errors.GameOverError, code_pb2.FAILED_PRECONDITION, "GAME_OVER"),
+    (rules_errors.NotYourTurnError, code_pb2.FAILED_PRECONDITION, "NOT_YOUR_TURN"),
+    (rules_errors.IllegalMoveError, code_pb2.FAILED_PRECONDITION, "ILLEGAL_MOVE"),
+)
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, reason: str, message: str, **metadata: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.message = message
+        self.metadata = metadata
+
+    def __repr__(self) -> str:
+        return f"ApiError({code_pb2.Code.Name(self.code)}, {self.reason!r}, {self.message!r})"
+
+    @classmethod
+    def invalid(cls, reason: str, message: str, **metadata: str) -> ApiError:
+        return cls(code_pb2.INVALID_ARGUMENT, reason, message, **metadata)
+
+    @classmethod
+    def malformed(cls, message: str) -> ApiError:
+        return cls(code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST", message)
+
+    @classmethod
+    def internal(cls) -> ApiError:
+        return cls(code_pb2.INTERNAL, "INTERNAL", "internal error")
+
+
+def from_rules_error(error: rules_errors.RulesError) -> ApiError:
+    for cls, code, reason in _RULES_ERRORS:
+        if isinstance(error, cls):
+            return ApiError(code, reason, str(error))
+    return ApiError(code_pb2.INVALID_ARGUMENT, "INVALID_ARGUMENT", str(error))
+
+
+def to_status(error: ApiError) -> status_pb2.Status:
+    """The ``google.rpc.Status`` of an error, with its ``ErrorInfo``."""
+    info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(code=error.code, message=error.message, details=[detail])

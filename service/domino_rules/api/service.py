@@ -1,0 +1,206 @@
+"""The transport-free servicer: request message in, response message out.
+
+Each method decodes what it is given, delegates to the rules core and encodes the
+answer; any error a client can cause is raised as an :class:`ApiError`. Nothing is
+kept between calls: a request that fails changes nothing, because the caller's token
+is the only copy of the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
+
+from google.protobuf.message import DecodeError
+from google.rpc import code_pb2
+
+from .. import codec, rules
+from ..internal import state_pb2
+from ..rules import Match, Ruleset, Status, rng
+from ..rules.errors import RulesError
+from ..tokens import TokenCodec, TokenError
+from ..v1 import domino_rules_pb2 as pb
+from .errors import ApiError, from_rules_error
+
+__all__ = ["Game", "RulesService"]
+
+log = logging.getLogger(__name__)
+
+MAX_SEED_CHARS = 128
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A decoded token: the ruleset, the match, and the envelope around it."""
+
+    ruleset: Ruleset[Any, Any]
+    match: Match[Any, Any]
+    game_id: str
+    version: int
+
+
+class RulesService:
+    """The six RPCs of ``domino_rules.v1.DominoRules``, with no transport."""
+
+    def __init__(self, tokens: TokenCodec | None = None) -> None:
+        self.tokens = tokens or TokenCodec()
+
+    # ------------------------------------------------------------------ RPCs
+
+    def ListRulesets(self, request: pb.ListRulesetsRequest) -> pb.ListRulesetsResponse:
+        return pb.ListRulesetsResponse(
+            rulesets=[codec.ruleset_to_pb(r) for r in rules.all_rulesets()]
+        )
+
+    def NewGame(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
+        ruleset = _rules(lambda: rules.get(request.ruleset))
+        options = _rules(lambda: codec.options_from_pb(ruleset, request.options))
+        seed = _check_seed(request.seed) if request.HasField("seed") else rng.new_seed()
+        match = _rules(lambda: ruleset.new_match(options, request.players, seed))
+        game_id = hashlib.sha256(
+            f"{ruleset.id}\x00{request.players}\x00{options!r}\x00{seed}".encode()
+        ).hexdigest()[:24]
+        game = Game(ruleset, match, game_id, 0)
+        return pb.NewGameResponse(
+            state=self.encode(game),
+            version=0,
+            game_id=game_id,
+            status=_status(match.status),
+            to_act=ruleset.to_act(match),
+            events=[codec.event_to_pb(e.for_seat(None)) for e in match.last_events],
+            seed_commitment=rng.commitment(seed),
+        )
+
+    def GetLegalMoves(self, request: pb.GetLegalMovesRequest) -> pb.GetLegalMovesResponse:
+        game = self.decode(request.state)
+        seat = self._seat(game, request.seat) if request.HasField("seat") else None
+        to_act = game.ruleset.to_act(game.match)
+        moves = game.ruleset.legal_moves(game.match) if seat is None or seat == to_act else ()
+        return pb.GetLegalMovesResponse(
+            to_act=to_act,
+            moves=[codec.move_to_pb(m) for m in moves],
+            status=_status(game.match.status),
+            version=game.version,
+            game_id=game.game_id,
+        )
+
+    def ApplyMove(self, request: pb.ApplyMoveRequest) -> pb.ApplyMoveResponse:
+        game = self.decode(request.state)
+        if request.HasField("expected_version") and request.expected_version != game.version:
+            raise ApiError(
+                code_pb2.ABORTED,
+                "STALE_STATE",
+                f"the state is at version {game.version}, not the expected {request.expected_version}",
+                version=str(game.version),
+            )
+        if not request.HasField("move"):
+            raise ApiError.malformed("move is required")
+        try:
+            move = codec.move_from_pb(request.move)
+        except ValueError as exc:
+            raise ApiError.malformed(str(exc)) from None
+        self._seat(game, move.seat, what="move.seat")
+        match, events = _rules(lambda: game.ruleset.apply(game.match, move))
+        new = Game(game.ruleset, match, game.game_id, game.version + 1)
+        return pb.ApplyMoveResponse(
+            state=self.encode(new),
+            version=new.version,
+            game_id=new.game_id,
+            status=_status(match.status),
+            to_act=game.ruleset.to_act(match),
+            events=[codec.event_to_pb(e.for_seat(move.seat)) for e in events],
+        )
+
+    def GetScore(self, request: pb.GetScoreRequest) -> pb.GetScoreResponse:
+        game = self.decode(request.state)
+        message = codec.score_to_pb(game.ruleset.score(game.match))
+        message.version = game.version
+        message.game_id = game.game_id
+        message.hand = game.match.hand_number
+        message.seed_commitment = rng.commitment(game.match.seed)
+        if game.match.status is Status.MATCH_OVER:
+            message.seed = game.match.seed  # revealed: anyone can now re-deal and check
+        return message
+
+    def GetView(self, request: pb.GetViewRequest) -> pb.GetViewResponse:
+        game = self.decode(request.state)
+        seat = self._seat(game, request.seat) if request.HasField("seat") else None
+        message = codec.view_to_pb(game.ruleset.id, game.ruleset.view(game.match, seat))
+        message.version = game.version
+        message.game_id = game.game_id
+        return message
+
+    # ------------------------------------------------------------------ tokens
+
+    def encode(self, game: Game) -> bytes:
+        state = state_pb2.GameState(
+            ruleset=game.ruleset.id,
+            game_id=game.game_id,
+            version=game.version,
+            match=codec.encode_match(game.ruleset, game.match),
+        )
+        return self.tokens.seal(state.SerializeToString(deterministic=True))
+
+    def decode(self, token: bytes) -> Game:
+        """Open and check a token; every failure is ``BAD_STATE_TOKEN``."""
+        if not token:
+            raise ApiError.invalid("BAD_STATE_TOKEN", "state is required: send the token you were given")
+        try:
+            payload = self.tokens.open(token)
+        except TokenError as exc:
+            raise ApiError.invalid("BAD_STATE_TOKEN", str(exc)) from None
+        try:
+            state = state_pb2.GameState.FromString(payload)
+            ruleset = rules.get(state.ruleset)
+            match = codec.decode_match(ruleset, state.match)
+            _check_match(ruleset, match)
+        except (DecodeError, RulesError, ValueError) as exc:
+            raise ApiError.invalid("BAD_STATE_TOKEN", f"the state token does not hold a valid game: {exc}") from None
+        return Game(ruleset, match, state.game_id, state.version)
+
+    @staticmethod
+    def _seat(game: Game, seat: int, what: str = "seat") -> int:
+        if not 0 <= seat < game.match.players:
+            raise ApiError.invalid(
+                "BAD_SEAT", f"{what} {seat} is not at this table: seats are 0 to {game.match.players - 1}"
+            )
+        return seat
+
+
+def _rules(call: Callable[[], T]) -> T:
+    try:
+        return call()
+    except RulesError as exc:
+        raise from_rules_error(exc) from None
+
+
+def _status(status: Status) -> int:
+    return pb.Status.Value(status.name)  # type: ignore[no-any-return]
+
+
+def _check_seed(seed: str) -> str:
+    if not 1 <= len(seed) <= MAX_SEED_CHARS:
+        raise ApiError.invalid("BAD_SEED", f"seed must be 1 to {MAX_SEED_CHARS} characters, not {len(seed)}")
+    if any(unicodedata.category(c).startswith("C") for c in seed):
+        raise ApiError.invalid("BAD_SEED", "seed must not contain control characters")
+    return seed
+
+
+def _check_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
+    """Reject a decoded state that no sequence of moves could produce the shape of."""
+    low, high = ruleset.player_range(match.options)
+    if not low <= match.players <= high:
+        raise ValueError(f"{match.players} players")
+    if match.hand_number < 1 or any(len(h.points) != match.players for h in match.history):
+        raise ValueError("hand records do not fit the table")
+    if (match.status is Status.IN_PROGRESS) == (len(match.history) == match.hand_number):
+        raise ValueError("status does not fit the hands played")
+    if sorted(ruleset.all_tiles(match.hand)) != sorted(ruleset.full_set(match.options)):
+        raise ValueError("the tiles are not one set")
+    to_act = ruleset.to_act(match)
+    if to_act is not None and not 0 <= to_act < match.players:
+        raise ValueError("no such seat to act")

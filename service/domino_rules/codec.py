@@ -1,0 +1,354 @@
+"""The one module that knows both the rules core and the protobuf messages.
+
+Two kinds of conversion live here:
+
+* **Public messages** (``domino_rules.v1``): options, moves, events, views and scores.
+  Core dataclasses map to messages *by field name*, so a ruleset's table dataclass and
+  its ``*Table`` message only have to agree on names; ``None`` leaves a field unset.
+* **The private state** (``domino_rules.internal``): a :class:`~domino_rules.rules.Match`
+  becomes a tree of ``Value`` messages, field by field in declaration order, driven by
+  the dataclasses' type hints. Tiles are one byte each (:attr:`Tile.code`), enums are the
+  member's position (enums are append-only), so states stay compact.
+
+Decoding a state never trusts its input: any mismatch raises :class:`StateDecodeError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import types
+import typing
+from typing import Any
+
+from google.protobuf.message import Message
+
+from .internal import state_pb2
+from .rules import (
+    End,
+    Event,
+    Match,
+    Move,
+    MoveKind,
+    Ruleset,
+    Score,
+    Tile,
+    View,
+)
+from .rules.errors import OptionsError
+from .v1 import domino_rules_pb2 as pb
+
+__all__ = [
+    "StateDecodeError",
+    "decode_match",
+    "encode_match",
+    "event_to_pb",
+    "fill",
+    "move_from_pb",
+    "move_to_pb",
+    "options_from_pb",
+    "ruleset_to_pb",
+    "score_to_pb",
+    "view_to_pb",
+]
+
+
+class StateDecodeError(ValueError):
+    """The serialized state does not describe a state of its ruleset."""
+
+
+# =========================================================================== public
+
+
+def fill(message: Message, value: Any) -> Message:
+    """Copy a dataclass into ``message`` field by field (by name); ``None`` stays unset."""
+    fields = message.DESCRIPTOR.fields_by_name
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        if item is None or f.name not in fields:
+            continue
+        desc = fields[f.name]
+        if desc.is_repeated:
+            target = getattr(message, f.name)
+            for x in item:
+                if desc.message_type is not None:
+                    fill(target.add(), x)
+                else:
+                    target.append(_scalar(desc, x))
+        elif desc.message_type is not None:
+            fill(getattr(message, f.name), item)
+        else:
+            setattr(message, f.name, _scalar(desc, item))
+    return message
+
+
+def _scalar(desc: Any, value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return desc.enum_type.values_by_name[value.name].number
+    return value
+
+
+def tile_to_pb(tile: Tile) -> pb.Tile:
+    return pb.Tile(high=tile.high, low=tile.low)
+
+
+def tile_from_pb(message: pb.Tile, what: str) -> Tile:
+    if not (0 <= message.low <= message.high <= 18):
+        raise ValueError(
+            f"{what} {{high: {message.high}, low: {message.low}}} is not a tile: "
+            "pips run from 0 to 18 and high must be >= low"
+        )
+    return Tile(message.high, message.low)
+
+
+def move_to_pb(move: Move) -> pb.Move:
+    return fill(pb.Move(), move)  # type: ignore[return-value]
+
+
+def move_from_pb(message: pb.Move) -> Move:
+    """A core move from its message; ``ValueError`` when it is malformed."""
+    if message.kind == pb.MOVE_KIND_UNSPECIFIED:
+        raise ValueError("move.kind is required: one of " + ", ".join(k.name for k in MoveKind))
+    try:
+        kind = MoveKind[pb.MoveKind.Name(message.kind)]
+    except ValueError:
+        raise ValueError(f"move.kind {message.kind} is not a known kind") from None
+    end: End | None = None
+    if message.end != pb.END_UNSPECIFIED:
+        try:
+            end = End[pb.End.Name(message.end)]
+        except ValueError:
+            raise ValueError(f"move.end {message.end} is not LEFT or RIGHT") from None
+    return Move(
+        seat=message.seat,
+        kind=kind,
+        tile=tile_from_pb(message.tile, "move.tile") if message.HasField("tile") else None,
+        target=tile_from_pb(message.target, "move.target") if message.HasField("target") else None,
+        end=end,
+        open_pip=message.open_pip if message.HasField("open_pip") else None,
+    )
+
+
+def event_to_pb(event: Event) -> pb.Event:
+    # private_to has no field: callers redact with Event.for_seat first
+    return fill(pb.Event(), event)  # type: ignore[return-value]
+
+
+def options_from_pb(ruleset: Ruleset[Any, Any], options: pb.Options) -> Any:
+    """The ruleset's options from the request's ``options`` (omitted: all defaults)."""
+    which = options.WhichOneof("ruleset")
+    if which is None:
+        return ruleset.make_options({})
+    if which != ruleset.id:
+        raise OptionsError(f"options are for {which!r}, but the ruleset is {ruleset.id!r}")
+    message = getattr(options, which)
+    values: dict[str, Any] = {}
+    for spec in ruleset.option_specs():
+        desc = message.DESCRIPTOR.fields_by_name[spec.name]
+        if desc.has_presence:
+            if message.HasField(spec.name):
+                values[spec.name] = getattr(message, spec.name)
+        elif desc.enum_type is not None:
+            number = getattr(message, spec.name)
+            if number != 0:  # 0 is *_UNSPECIFIED: take the default
+                value = desc.enum_type.values_by_number.get(number)
+                values[spec.name] = value.name if value is not None else number
+    return ruleset.make_options(values)
+
+
+def ruleset_to_pb(ruleset: Ruleset[Any, Any]) -> pb.RulesetInfo:
+    default_options = ruleset.make_options({})
+    low, high = ruleset.player_range(default_options)
+    info = pb.RulesetInfo(
+        id=ruleset.id,
+        name=ruleset.name,
+        min_players=low,
+        max_players=high,
+        players=ruleset.players_text,
+        source=ruleset.source,
+        description=ruleset.description,
+    )
+    for spec in ruleset.option_specs():
+        option = info.options.add(
+            name=spec.name,
+            type=spec.type,
+            default=spec.default_text,
+            allowed_values=spec.allowed,
+            description=spec.doc,
+        )
+        if spec.minimum is not None:
+            option.min = spec.minimum
+        if spec.maximum is not None:
+            option.max = spec.maximum
+    return info
+
+
+def view_to_pb(ruleset_id: str, view: View) -> pb.GetViewResponse:
+    message = pb.GetViewResponse(ruleset=ruleset_id)
+    fill(message, dataclasses.replace(view, table=None))
+    fill(getattr(message, ruleset_id), view.table)
+    if view.table is not None and not message.HasField(ruleset_id):
+        getattr(message, ruleset_id).SetInParent()
+    return message
+
+
+def score_to_pb(score: Score) -> pb.GetScoreResponse:
+    message = pb.GetScoreResponse(status=pb.Status.Value(score.status.name), winners=score.winners)
+    for seat, (hand, total) in enumerate(zip(score.hand_points, score.match_points)):
+        seat_score = message.seats.add(seat=seat, hand_points=hand, match_points=total)
+        if score.settlement is not None:
+            seat_score.net = score.settlement[seat]
+    for number, result in enumerate(score.hands, start=1):
+        message.hands.add(
+            hand=number,
+            counts=result.counts,
+            points=result.points,
+            winners=result.winners,
+            settlement=result.settlement,
+        )
+    return message
+
+
+# =========================================================================== private
+
+
+def encode_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> state_pb2.Values:
+    return _encode(match, _match_hints(ruleset)).list
+
+
+def decode_match(ruleset: Ruleset[Any, Any], values: state_pb2.Values) -> Match[Any, Any]:
+    wrapper = state_pb2.Value(list=values)
+    try:
+        return _decode(wrapper, _match_hints(ruleset))  # type: ignore[no-any-return]
+    except StateDecodeError:
+        raise
+    except (ValueError, TypeError, IndexError, KeyError) as exc:
+        raise StateDecodeError(f"the state does not decode: {exc}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class _MatchOf:
+    """``Match`` with its type parameters bound to one ruleset's types."""
+
+    ruleset_id: str
+    options: type
+    hand: type
+
+
+@functools.cache
+def _match_hints_for(options: type, hand: type) -> dict[str, Any]:
+    hints = dict(typing.get_type_hints(Match))
+    hints["options"] = options
+    hints["hand"] = hand
+    return hints
+
+
+def _match_hints(ruleset: Ruleset[Any, Any]) -> _MatchOf:
+    return _MatchOf(ruleset.id, ruleset.options_type, ruleset.hand_type)
+
+
+@functools.cache
+def _hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
+@functools.cache
+def _members(cls: type[enum.Enum]) -> tuple[enum.Enum, ...]:
+    return tuple(cls)
+
+
+def _fields_of(hint: Any) -> tuple[type, tuple[tuple[str, Any], ...]]:
+    if isinstance(hint, _MatchOf):
+        hints = _match_hints_for(hint.options, hint.hand)
+        return Match, tuple((f.name, hints[f.name]) for f in dataclasses.fields(Match))
+    return hint, _hints(hint)
+
+
+def _encode(value: Any, hint: Any) -> state_pb2.Value:
+    out = state_pb2.Value()
+    if value is None:
+        out.none = True
+        return out
+    origin = typing.get_origin(hint)
+    if hint is Tile:
+        out.tiles = bytes((value.code,))
+    elif hint is bool:
+        out.flag = value
+    elif hint is int:
+        out.number = value
+    elif hint is str:
+        out.text = value
+    elif origin is types.UnionType or origin is typing.Union:
+        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _encode(value, inner)
+    elif origin is tuple:
+        item = typing.get_args(hint)[0]
+        if item is Tile:
+            out.tiles = bytes(t.code for t in value)
+        elif item is int:
+            out.numbers.SetInParent()
+            out.numbers.items.extend(value)
+        else:
+            out.list.SetInParent()
+            out.list.items.extend(_encode(x, item) for x in value)
+    elif isinstance(hint, type) and issubclass(hint, enum.Enum):
+        out.number = _members(hint).index(value)
+    else:
+        cls, fields = _fields_of(hint)
+        out.list.SetInParent()
+        out.list.items.extend(_encode(getattr(value, name), h) for name, h in fields)
+    return out
+
+
+def _expect(value: state_pb2.Value, kind: str) -> None:
+    found = value.WhichOneof("kind")
+    if found != kind:
+        raise StateDecodeError(f"expected {kind}, found {found}")
+
+
+def _decode(value: state_pb2.Value, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin is types.UnionType or origin is typing.Union:
+        if value.WhichOneof("kind") == "none":
+            return None
+        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _decode(value, inner)
+    if hint is Tile:
+        _expect(value, "tiles")
+        if len(value.tiles) != 1:
+            raise StateDecodeError("expected one tile")
+        return Tile.from_code(value.tiles[0])
+    if hint is bool:
+        _expect(value, "flag")
+        return value.flag
+    if hint is int:
+        _expect(value, "number")
+        return value.number
+    if hint is str:
+        _expect(value, "text")
+        return value.text
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        if item is Tile:
+            _expect(value, "tiles")
+            return tuple(Tile.from_code(c) for c in value.tiles)
+        if item is int:
+            _expect(value, "numbers")
+            return tuple(value.numbers.items)
+        _expect(value, "list")
+        return tuple(_decode(x, item) for x in value.list.items)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        _expect(value, "number")
+        members = _members(hint)
+        if not 0 <= value.number < len(members):
+            raise StateDecodeError(f"{hint.__name__} has no member {value.number}")
+        return members[value.number]
+    cls, fields = _fields_of(hint)
+    _expect(value, "list")
+    items = value.list.items
+    if len(items) != len(fields):
+        raise StateDecodeError(f"{cls.__name__} has {len(fields)} fields, found {len(items)}")
+    return cls(**{name: _decode(v, h) for (name, h), v in zip(fields, items)})
+
