@@ -1,0 +1,116 @@
+"""``domino-rules serve``: both doors up, ports printed, graceful stop; settings errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from typing import Iterator
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from domino_rules.settings import Settings
+from domino_rules.tokens import KeyRing
+
+
+def _start(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int, int]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "domino_rules.cli", "serve", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, **(env or {})},
+    )
+    assert process.stdout is not None
+    lines = [process.stdout.readline(), process.stdout.readline()]
+    grpc_line = re.fullmatch(r"gRPC listening on 127\.0\.0\.1:(\d+)\n", lines[0])
+    rest_line = re.fullmatch(r"REST listening on http://127\.0\.0\.1:(\d+)\n", lines[1])
+    if not (grpc_line and rest_line):
+        process.kill()
+        raise AssertionError(f"unexpected start-up lines {lines!r}: {process.stderr.read() if process.stderr else ''}")
+    return process, int(grpc_line.group(1)), int(rest_line.group(1))
+
+
+def _stop(process: subprocess.Popen[str]) -> tuple[int, str]:
+    """SIGTERM, then wait; returns the exit code and what was written to stderr."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        _, err = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, err = process.communicate()
+        raise AssertionError("serve did not stop within 30 s of SIGTERM") from None
+    return process.returncode, err
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[subprocess.Popen[str], int, int]]:
+    process, grpc_port, http_port = _start("--grpc-port", "0", "--http-port", "0")
+    try:
+        yield process, grpc_port, http_port
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
+def test_serve_starts_both_doors_and_stops_on_sigterm(served) -> None:
+    process, grpc_port, http_port = served
+    with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/v1/rulesets", timeout=30) as response:
+        ids = [r["id"] for r in json.load(response)["rulesets"]]
+    assert "one_arm_joe" in ids
+    body = json.dumps({"ruleset": "one_arm_joe", "players": 2, "seed": "cli"}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{http_port}/v1/games", data=body, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert json.load(response)["status"] == "IN_PROGRESS"
+    with grpc.insecure_channel(f"127.0.0.1:{grpc_port}") as channel:
+        health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=30)
+        assert health.status == health_pb2.HealthCheckResponse.SERVING
+    code, err = _stop(process)
+    assert code == 0
+    assert "NOT sealed" in err  # the one start-up warning when no keys are set
+
+
+def test_ports_from_the_environment() -> None:
+    process, grpc_port, http_port = _start(env={"DOMINO_RULES_GRPC_PORT": "0", "DOMINO_RULES_HTTP_PORT": "0"})
+    try:
+        assert grpc_port != 50051 and http_port != 8080
+    finally:
+        assert _stop(process)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DOMINO_RULES_SEAL_KEYS": "k1:not-base64!"}, "not valid base64"),
+        ({"DOMINO_RULES_SEAL_KEYS": "k1:" + "QUJD"}, "32"),
+        ({"DOMINO_RULES_SEAL_KEYS": "nocolon"}, "':'"),
+        ({"DOMINO_RULES_REQUIRE_SEALED": "1"}, "no sealing key"),
+        ({"DOMINO_RULES_GRPC_PORT": "http"}, "DOMINO_RULES_GRPC_PORT"),
+    ],
+)
+def test_bad_settings_stop_start_up_with_a_message(env: dict[str, str], message: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "domino_rules.cli", "serve", "--grpc-port", "0", "--http-port", "0"],
+        capture_output=True, text=True, env={**os.environ, **env}, timeout=60,
+    )
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_settings_defaults_need_no_configuration() -> None:
+    settings = Settings.from_env({})
+    assert (settings.host, settings.grpc_port, settings.http_port) == ("127.0.0.1", 50051, 8080)
+    assert not settings.tokens().sealed
+
+
+def test_keygen_prints_a_usable_key() -> None:
+    result = subprocess.run([sys.executable, "-m", "domino_rules.cli", "keygen", "--id", "2026a"],
+                            capture_output=True, text=True, check=True)
+    ring = KeyRing.parse(result.stdout.strip())
+    assert ring.keys[0][0] == "2026a" and len(ring.keys[0][1]) == 32
