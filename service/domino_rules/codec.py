@@ -33,6 +33,7 @@ from .rules import (
     MoveKind,
     Ruleset,
     Score,
+    Status,
     Tile,
     View,
 )
@@ -87,6 +88,10 @@ def _scalar(desc: Any, value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return desc.enum_type.values_by_name[value.name].number
     return value
+
+
+def status_to_pb(status: Status) -> pb.Status:
+    return typing.cast(pb.Status, pb.Status.Value(status.name))
 
 
 def tile_to_pb(tile: Tile) -> pb.Tile:
@@ -194,8 +199,8 @@ def view_to_pb(ruleset_id: str, view: View) -> pb.GetViewResponse:
 
 
 def score_to_pb(score: Score) -> pb.GetScoreResponse:
-    message = pb.GetScoreResponse(status=pb.Status.Value(score.status.name), winners=score.winners)
-    for seat, (hand, total) in enumerate(zip(score.hand_points, score.match_points)):
+    message = pb.GetScoreResponse(status=status_to_pb(score.status), winners=score.winners)
+    for seat, (hand, total) in enumerate(zip(score.hand_points, score.match_points, strict=True)):
         seat_score = message.seats.add(seat=seat, hand_points=hand, match_points=total)
         if score.settlement is not None:
             seat_score.net = score.settlement[seat]

@@ -28,7 +28,7 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominoRules"].full_name
 MAX_MESSAGE_BYTES = 1024 * 1024
 
 
-def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler:
+def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes, Any]:
     """A unary handler that parses the request itself, so that bytes which are not the
     request message get INVALID_ARGUMENT / MALFORMED_REQUEST rather than INTERNAL."""
     request_type = getattr(pb, method.input_type.name)

@@ -71,7 +71,7 @@ def routes() -> list[tuple[str, str, str, str]]:
 
 
 def to_json(message: Message) -> dict[str, Any]:
-    return json_format.MessageToDict(  # type: ignore[no-any-return]
+    return json_format.MessageToDict(
         message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
 

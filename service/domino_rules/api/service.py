@@ -178,8 +178,8 @@ def _rules(call: Callable[[], T]) -> T:
         raise from_rules_error(exc) from None
 
 
-def _status(status: Status) -> int:
-    return pb.Status.Value(status.name)  # type: ignore[no-any-return]
+def _status(status: Status) -> pb.Status:
+    return codec.status_to_pb(status)
 
 
 def _check_seed(seed: str) -> str:

@@ -46,7 +46,9 @@ __all__ = [
     "Score",
     "Status",
     "View",
+    "next_seat",
     "option",
+    "replace_at",
 ]
 
 
@@ -242,6 +244,21 @@ class Score:
     settlement: tuple[int, ...] | None
 
 
+# --------------------------------------------------------------------------- helpers
+
+T = TypeVar("T")
+
+
+def next_seat(seat: int, players: int) -> int:
+    """The seat after ``seat`` in turn order (increasing seat numbers, wrapping around)."""
+    return (seat + 1) % players
+
+
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``items`` with item ``index`` replaced by ``value`` (states are immutable tuples)."""
+    return items[:index] + (value,) + items[index + 1 :]
+
+
 # --------------------------------------------------------------------------- options
 
 
@@ -413,7 +430,7 @@ class Ruleset(Generic[O, H]):
                         f"option {name} must be one of {list(spec.allowed)}, not {value!r}"
                     )
             checked[name] = value
-        options = self.options_type(**checked)
+        options = typing.cast(O, self.options_type(**checked))
         self.check_options(options)
         return options
 

@@ -30,7 +30,18 @@ import enum
 from dataclasses import dataclass
 
 from . import rng
-from .base import Event, EventKind, HandResult, Match, Move, MoveKind, Ruleset, option
+from .base import (
+    Event,
+    EventKind,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    Ruleset,
+    next_seat,
+    option,
+    replace_at,
+)
 from .registry import register
 from .tiles import Tile, double_n, hand_pips, remove_tile
 
@@ -90,9 +101,6 @@ class OneArmJoeTable:
     leader: int
 
 
-def _next(seat: int, players: int) -> int:
-    return (seat + 1) % players
-
 
 class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
     id = "one_arm_joe"
@@ -116,7 +124,9 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(self, match: Match[OneArmJoeOptions, object], hand_number: int):
+    def deal(
+        self, match: Match[OneArmJoeOptions, object], hand_number: int
+    ) -> tuple[OneArmJoeHand, tuple[Event, ...]]:
         players, tiles = match.players, self.full_set(match.options)
         events: list[Event] = []
         for attempt in range(MAX_DEAL_ATTEMPTS):
@@ -166,13 +176,15 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
             return (Move(seat, MoveKind.PASS),)
         return (Move(seat, MoveKind.DRAW),)
 
-    def hand_apply(self, match: Match[OneArmJoeOptions, OneArmJoeHand], move: Move):
+    def hand_apply(
+        self, match: Match[OneArmJoeOptions, OneArmJoeHand], move: Move
+    ) -> tuple[OneArmJoeHand, tuple[Event, ...]]:
         hand, options = match.hand, match.options
         seat, players = move.seat, match.players
         events: list[Event] = []
         if move.kind is MoveKind.PASS:
             events.append(Event(EventKind.PASS, seat=seat))
-            hand = dataclasses.replace(hand, to_act=_next(seat, players), bonus=False)
+            hand = dataclasses.replace(hand, to_act=next_seat(seat, players), bonus=False)
         elif move.kind is MoveKind.PLAY:
             assert move.tile is not None
             # [OAJ-5] after the lead, play passes on unless the lead earns a bonus turn
@@ -190,11 +202,11 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
                 events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
                 tiles = tuple(sorted(tiles + (tile,)))
                 hand = dataclasses.replace(
-                    hand, hands=_with(hand.hands, seat, tiles), boneyard=boneyard
+                    hand, hands=replace_at(hand.hands, seat, tiles), boneyard=boneyard
                 )
             else:
                 events.append(Event(EventKind.TURN_PASSED, seat=seat))
-                hand = dataclasses.replace(hand, to_act=_next(seat, players), bonus=False)
+                hand = dataclasses.replace(hand, to_act=next_seat(seat, players), bonus=False)
         return hand, tuple(events)
 
     def _lay(self, hand: OneArmJoeHand, seat: int, tile: Tile, events: list[Event],
@@ -205,7 +217,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
         open_end = tile.high if hand.open_end is None else tile.other(hand.open_end)
         events.append(Event(kind, seat=seat, tile=tile, open_pip=open_end))
         hand = dataclasses.replace(
-            hand, hands=_with(hand.hands, seat, tiles), line=hand.line + (tile,), open_end=open_end
+            hand, hands=replace_at(hand.hands, seat, tiles), line=hand.line + (tile,), open_end=open_end
         )
         if not tiles:
             return dataclasses.replace(hand, dominoed=seat)  # [OAJ-8]
@@ -213,7 +225,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
             # [OAJ-6] a double earns a bonus turn at once
             events.append(Event(EventKind.BONUS_TURN, seat=seat))
             return dataclasses.replace(hand, to_act=seat, bonus=True)
-        return dataclasses.replace(hand, to_act=_next(seat, players), bonus=False)
+        return dataclasses.replace(hand, to_act=next_seat(seat, players), bonus=False)
 
     def hand_over(self, hand: OneArmJoeHand) -> bool:
         if hand.dominoed is not None:
@@ -228,6 +240,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
     def score_hand(self, match: Match[OneArmJoeOptions, OneArmJoeHand]) -> HandResult:
         hand, options = match.hand, match.options
         counts = tuple(hand_pips(tiles) for tiles in hand.hands)
+        winners: tuple[int, ...]
         if hand.dominoed is not None:
             # [OAJ-9] dominoing wins outright, even against a hand of [0-0]
             winners = (hand.dominoed,)
@@ -252,9 +265,6 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
         hand = match.hand
         return OneArmJoeTable(hand.line, hand.open_end, hand.bonus, hand.leader)
 
-
-def _with(hands: tuple[tuple[Tile, ...], ...], seat: int, tiles: tuple[Tile, ...]):
-    return hands[:seat] + (tiles,) + hands[seat + 1 :]
 
 
 register(OneArmJoe())

@@ -50,7 +50,19 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from . import rng
-from .base import End, Event, EventKind, HandResult, Match, Move, MoveKind, Ruleset, option
+from .base import (
+    End,
+    Event,
+    EventKind,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    Ruleset,
+    next_seat,
+    option,
+    replace_at,
+)
 from .registry import register
 from .tiles import Tile, double_six_without_blank, remove_tile
 
@@ -127,18 +139,12 @@ def qualifying_totals(dice: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
-def _next(seat: int, players: int) -> int:
-    return (seat + 1) % players
-
 
 def _ends(line: tuple[LaidTile, ...]) -> tuple[int | None, int | None]:
     if not line:
         return None, None
     return line[0].left, line[-1].right
 
-
-def _with(hands: tuple[tuple[Tile, ...], ...], seat: int, tiles: tuple[Tile, ...]):
-    return hands[:seat] + (tiles,) + hands[seat + 1 :]
 
 
 def _with_peg(pegs: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
@@ -165,7 +171,9 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(self, match: Match[ThrowUpOptions, object], hand_number: int):
+    def deal(
+        self, match: Match[ThrowUpOptions, object], hand_number: int
+    ) -> tuple[ThrowUpHand, tuple[Event, ...]]:
         players, seed = match.players, match.seed
         tiles = self.full_set(match.options)
         # [THR-3] 7 tiles each; the rest is the boneyard
@@ -178,7 +186,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
         previous = match.hand
         if isinstance(previous, ThrowUpHand):
             # [THR-2] later hands: the lead passes to the next seat
-            leader = _next(previous.leader, players)
+            leader = next_seat(previous.leader, players)
         else:
             leader = _throw_off(seed, players, events)
         events.append(Event(EventKind.LEADER, seat=leader))
@@ -220,7 +228,9 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
             return (Move(seat, MoveKind.DRAW),)
         return (Move(seat, MoveKind.PASS),)
 
-    def hand_apply(self, match: Match[ThrowUpOptions, ThrowUpHand], move: Move):
+    def hand_apply(
+        self, match: Match[ThrowUpOptions, ThrowUpHand], move: Move
+    ) -> tuple[ThrowUpHand, tuple[Event, ...]]:
         hand, seat = match.hand, move.seat
         events: list[Event] = []
         if move.kind is MoveKind.PLAY:
@@ -237,7 +247,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
             events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
             tiles = tuple(sorted(hand.hands[seat] + (tile,)))
             hand = dataclasses.replace(
-                hand, hands=_with(hand.hands, seat, tiles), boneyard=boneyard
+                hand, hands=replace_at(hand.hands, seat, tiles), boneyard=boneyard
             )
         else:  # PASS [THR-7]
             events.append(Event(EventKind.PASS, seat=seat))
@@ -360,7 +370,7 @@ def _lay(
     events.append(Event(EventKind.PEG, seat=seat, points=points))
     return dataclasses.replace(
         hand,
-        hands=_with(hand.hands, seat, remove_tile(hand.hands[seat], tile)),
+        hands=replace_at(hand.hands, seat, remove_tile(hand.hands[seat], tile)),
         line=line,
         pegs=_with_peg(hand.pegs, seat, points),
         idle_rounds=0,
@@ -372,7 +382,7 @@ def _end_turn(
     match: Match[ThrowUpOptions, ThrowUpHand], hand: ThrowUpHand, seat: int, events: list[Event]
 ) -> ThrowUpHand:
     """The next seat's turn; after the round's last turn, the leader throws again."""
-    following = _next(seat, match.players)
+    following = next_seat(seat, match.players)
     if following != hand.leader:
         return dataclasses.replace(hand, to_act=following)
     # [THR-9] a round in which nobody laid a tile is idle; two in a row end the hand

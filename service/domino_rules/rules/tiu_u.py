@@ -67,7 +67,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import rng
-from .base import Event, EventKind, HandResult, Match, Move, MoveKind, Ruleset, option
+from .base import (
+    Event,
+    EventKind,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    Ruleset,
+    next_seat,
+    option,
+    replace_at,
+)
 from .registry import register
 from .tiles import SUPREME_PAIR, Tile, red_pips, remove_tile, two_chinese_sets
 
@@ -162,14 +173,6 @@ def catch_count(tiles: tuple[Tile, ...], red_sixes: RedSixes = RedSixes.DOUBLE_S
     return big + -(-small // 10) * 10
 
 
-def _next(seat: int, players: int) -> int:
-    return (seat + 1) % players
-
-
-def _with(
-    rows: tuple[tuple[Tile, ...], ...], seat: int, row: tuple[Tile, ...]
-) -> tuple[tuple[Tile, ...], ...]:
-    return rows[:seat] + (row,) + rows[seat + 1 :]
 
 
 def _drawn_options(hand: TiuUHand, tile: Tile) -> tuple[Tile, ...]:
@@ -320,7 +323,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
             lake = remove_tile(remove_tile(hand.lake, tile), tile)
             hand = dataclasses.replace(
                 hand,
-                hands=_with(hand.hands, seat, remove_tile(hand.hands[seat], tile)),
+                hands=replace_at(hand.hands, seat, remove_tile(hand.hands[seat], tile)),
                 lake=lake,
                 piles=tuple(sorted(hand.piles + (tile,))),
             )
@@ -352,7 +355,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
     ) -> TiuUHand:
         hands = hand.hands
         if from_hand:
-            hands = _with(hands, seat, remove_tile(hands[seat], tile))
+            hands = replace_at(hands, seat, remove_tile(hands[seat], tile))
         if target in hand.piles and tile == target:
             # [TU-7] the fourth tile takes all three
             piles = remove_tile(hand.piles, target)
@@ -369,11 +372,11 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
             hands=hands,
             lake=lake,
             piles=piles,
-            catches=_with(hand.catches, seat, hand.catches[seat] + caught),
+            catches=replace_at(hand.catches, seat, hand.catches[seat] + caught),
         )
 
     def _end_turn(self, hand: TiuUHand, seat: int, players: int) -> TiuUHand:
-        return dataclasses.replace(hand, to_act=_next(seat, players))
+        return dataclasses.replace(hand, to_act=next_seat(seat, players))
 
     def hand_over(self, hand: TiuUHand) -> bool:
         # [TU-8] the woodpile is exhausted and the last draw resolved

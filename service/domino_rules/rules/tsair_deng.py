@@ -59,7 +59,18 @@ import enum
 from dataclasses import dataclass
 
 from . import rng
-from .base import Event, EventKind, HandResult, Match, Move, MoveKind, Ruleset, option
+from .base import (
+    Event,
+    EventKind,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    Ruleset,
+    next_seat,
+    option,
+    replace_at,
+)
 from .registry import register
 from .tiles import Tile, chinese_set, double_n, hand_pips, remove_tile
 
@@ -154,14 +165,6 @@ def place_of(number: int) -> int:
     return pos if layer % 2 == 0 else PLACES - 1 - pos
 
 
-def _next(seat: int, players: int) -> int:
-    return (seat + 1) % players
-
-
-def _with(
-    rows: tuple[tuple[Tile, ...], ...], seat: int, tiles: tuple[Tile, ...]
-) -> tuple[tuple[Tile, ...], ...]:
-    return rows[:seat] + (tiles,) + rows[seat + 1 :]
 
 
 class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
@@ -275,9 +278,9 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
         else:  # DISCARD [TD-5] face down: only the discarder sees the tile
             event = Event(EventKind.DISCARD, seat=seat, tile=move.tile, private_to=seat)
             discards = hand.discards[seat] + (move.tile,)
-            hand = dataclasses.replace(hand, discards=_with(hand.discards, seat, discards))
+            hand = dataclasses.replace(hand, discards=replace_at(hand.discards, seat, discards))
         hand = dataclasses.replace(
-            hand, hands=_with(hand.hands, seat, tiles), to_act=_next(seat, match.players)
+            hand, hands=replace_at(hand.hands, seat, tiles), to_act=next_seat(seat, match.players)
         )
         return hand, (event,)
 
