@@ -1,0 +1,46 @@
+# The domino rules service: gRPC on 50051, the REST gateway on 8080.
+#
+#   docker build -t domino-rules:0.1.0 .
+#   docker run --rm -p 50051:50051 -p 8080:8080 \
+#       -e DOMINO_RULES_SEAL_KEYS="$(domino-rules keygen)" -e DOMINO_RULES_REQUIRE_SEALED=1 \
+#       domino-rules:0.1.0
+#
+# Settings come from the DOMINO_RULES_* environment variables (service/domino_rules/settings.py).
+
+# ---------------------------------------------------------------- build: a venv with the project
+FROM python:3.11-slim AS build
+
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+RUN python -m venv /opt/venv
+WORKDIR /src
+COPY . .
+# A regular (not editable) install from the source tree; dependencies come from PyPI.
+RUN /opt/venv/bin/pip install . \
+ && /opt/venv/bin/domino-rules --version
+
+# ---------------------------------------------------------------- runtime
+FROM python:3.11-slim
+
+RUN groupadd --system --gid 10001 app \
+ && useradd --system --uid 10001 --gid app --home-dir /home/app --create-home \
+        --shell /usr/sbin/nologin app
+
+COPY --from=build /opt/venv /opt/venv
+
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    DOMINO_RULES_HOST=0.0.0.0
+
+USER 10001:10001
+WORKDIR /home/app
+
+EXPOSE 50051 8080
+
+# Standard library only: the REST door's /healthz (honours DOMINO_RULES_HTTP_PORT).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+    CMD ["python", "-c", "import os, sys, urllib.request; port = os.environ.get('DOMINO_RULES_HTTP_PORT') or '8080'; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:' + port + '/healthz', timeout=4).status == 200 else 1)"]
+
+CMD ["domino-rules", "serve"]

@@ -1,0 +1,373 @@
+"""The clients (clients/) against a real REST server, and the packaging (Dockerfile,
+deploy/) against the CLI's defaults.
+
+clients/ is not a package on sys.path: the Python client is imported by file path.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Iterator
+
+import pytest
+from werkzeug.serving import make_server
+
+import domino_rules.api
+import domino_rules.rest
+from domino_rules import rules
+from domino_rules.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+CLIENTS = ROOT / "clients"
+KUBERNETES = ROOT / "deploy" / "kubernetes"
+DEFAULTS = Settings()
+
+
+def _load(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def client_module() -> ModuleType:
+    return _load(CLIENTS / "python" / "domino_rules_client.py", "domino_rules_client")
+
+
+@pytest.fixture(scope="module")
+def http_base() -> Iterator[str]:
+    app = domino_rules.rest.create_app(service=domino_rules.api.RulesService())
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.port}"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def client(client_module: ModuleType, http_base: str) -> Any:
+    return client_module.DominoRulesClient(http_base)
+
+
+def _error(client_module: ModuleType, call: Any) -> Any:
+    with pytest.raises(client_module.DominoRulesError) as caught:
+        call()
+    return caught.value
+
+
+def _what(error: Any) -> tuple[str, str, int | None]:
+    return error.code, error.reason, error.http_status
+
+
+# ------------------------------------------------------------------ the Python client
+
+
+def test_lists_the_rulesets(client: Any) -> None:
+    rulesets = client.list_rulesets()
+    assert {r["id"] for r in rulesets} == {r.id for r in rules.all_rulesets()}
+    joe = next(r for r in rulesets if r["id"] == "one_arm_joe")
+    assert (joe["min_players"], joe["max_players"]) == (2, 9)
+    assert client.healthy()
+
+
+def test_plays_a_full_one_arm_joe_match_to_match_over(client: Any) -> None:
+    game = client.new_game("one_arm_joe", 3, options={"target_score": 40}, seed="client-full")
+    assert game["status"] == "IN_PROGRESS" and game["version"] == 0
+    state, version = game["state"], game["version"]
+    for _ in range(5_000):
+        legal = client.legal_moves(state)
+        if legal["status"] == "MATCH_OVER":
+            assert legal["moves"] == []
+            break
+        mine = client.legal_moves(state, seat=legal["to_act"])
+        assert mine["moves"] == legal["moves"]
+        answer = client.apply_move(state, legal["moves"][0], expected_version=version)
+        assert answer["version"] == version + 1 and answer["game_id"] == game["game_id"]
+        state, version = answer["state"], answer["version"]
+    else:
+        pytest.fail("the match did not end")
+    assert any(e["kind"] == "MATCH_OVER" for e in answer["events"])
+    score = client.score(state)
+    assert score["status"] == "MATCH_OVER" and score["winners"]
+    assert score["seed"] == "client-full"
+    totals = [s["match_points"] for s in score["seats"]]
+    assert max(totals) >= 40
+    assert score["winners"] == [seat for seat, t in enumerate(totals) if t == max(totals)]
+    spectator = client.view(state)
+    assert spectator["status"] == "MATCH_OVER" and spectator["hand"] == []
+
+
+def test_options_may_be_given_wrapped_and_views_are_per_seat(client: Any) -> None:
+    options = {"one_arm_joe": {"set_max_pip": 9}}
+    game = client.new_game("one_arm_joe", 2, options=options, seed="wrap")
+    seat = game["to_act"]
+    view = client.view(game["state"], seat=seat)
+    assert view["seat"] == seat and view["legal_moves"] and view["hand"]
+    assert view["stock"] == 55 - 2 * len(view["hand"])  # the double-nine set
+    assert client.legal_moves(game["state"], seat=1 - seat)["moves"] == []
+    assert "seed" not in client.score(game["state"])
+
+
+def test_unknown_ruleset(client_module: ModuleType, client: Any) -> None:
+    error = _error(client_module, lambda: client.new_game("chess", 2))
+    assert _what(error) == ("INVALID_ARGUMENT", "UNKNOWN_RULESET", 400)
+    assert "chess" in error.message and "UNKNOWN_RULESET" in str(error)
+
+
+def test_bad_options_and_player_count(client_module: ModuleType, client: Any) -> None:
+    error = _error(client_module,
+                   lambda: client.new_game("one_arm_joe", 2, options={"set_max_pip": 40}))
+    assert error.reason == "BAD_OPTIONS"
+    error = _error(client_module, lambda: client.new_game("one_arm_joe", 12))
+    assert (error.code, error.reason) == ("INVALID_ARGUMENT", "BAD_PLAYER_COUNT")
+
+
+def test_illegal_move_changes_nothing(client_module: ModuleType, client: Any) -> None:
+    game = client.new_game("one_arm_joe", 3, seed="client-illegal")
+    seat = game["to_act"]
+    view = client.view(game["state"], seat=seat)
+    lead = view["legal_moves"][0]
+    other = next(t for t in view["hand"] if t != lead["tile"])
+    error = _error(client_module, lambda: client.apply_move(
+        game["state"], {"seat": seat, "kind": "PLAY", "tile": other}))
+    assert _what(error) == ("FAILED_PRECONDITION", "ILLEGAL_MOVE", 400)
+    error = _error(client_module, lambda: client.apply_move(
+        game["state"], {**lead, "seat": (seat + 1) % 3}))
+    assert error.reason == "NOT_YOUR_TURN"
+    assert client.apply_move(game["state"], lead)["version"] == 1
+
+
+def test_bad_state_token(client_module: ModuleType, client: Any) -> None:
+    game = client.new_game("one_arm_joe", 2, seed="client-token")
+    garbled = game["state"][:-8] + ("A" * 8 if not game["state"].endswith("A" * 8) else "B" * 8)
+    for call in (
+        lambda: client.legal_moves(garbled),
+        lambda: client.score("AAAA"),
+        lambda: client.view(""),
+        lambda: client.apply_move(garbled, {"seat": 0, "kind": "PASS"}),
+    ):
+        error = _error(client_module, call)
+        assert _what(error) == ("INVALID_ARGUMENT", "BAD_STATE_TOKEN", 400)
+
+
+def test_stale_state(client_module: ModuleType, client: Any) -> None:
+    game = client.new_game("one_arm_joe", 2, seed="client-stale")
+    move = client.legal_moves(game["state"])["moves"][0]
+    error = _error(client_module,
+                   lambda: client.apply_move(game["state"], move, expected_version=3))
+    assert _what(error) == ("ABORTED", "STALE_STATE", 409)
+
+
+def test_unreachable_service(client_module: ModuleType) -> None:
+    with socket.socket() as probe:  # a port that nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    client = client_module.DominoRulesClient(f"http://127.0.0.1:{port}/", timeout=5)
+    error = _error(client_module, client.list_rulesets)
+    assert _what(error) == ("UNAVAILABLE", "", None)
+    assert not client.healthy()
+
+
+def test_error_bodies(client_module: ModuleType) -> None:
+    body = {
+        "code": 9, "message": "no",
+        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "GAME_OVER",
+                     "domain": "domino-rules", "metadata": {}}],
+    }
+    error = client_module.DominoRulesError.from_body(400, json.dumps(body).encode())
+    assert (error.code, error.reason, error.message, error.http_status) == (
+        "FAILED_PRECONDITION", "GAME_OVER", "no", 400)
+    error = client_module.DominoRulesError.from_body(502, b"<html>Bad Gateway</html>")
+    assert _what(error) == ("UNKNOWN", "", 502)
+    assert "Bad Gateway" in error.message
+
+
+def test_unknown_path_is_an_error(client_module: ModuleType, client: Any) -> None:
+    error = _error(client_module, lambda: client._call("GET", "/v1/nothing"))
+    assert _what(error) == ("NOT_FOUND", "NOT_FOUND", 404)
+
+
+# ------------------------------------------------------------------ the example scripts
+
+
+def test_example_play_prints_the_final_score(
+    http_base: str, client_module: ModuleType, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the script puts its folder first
+    example = _load(CLIENTS / "python" / "example_play.py", "domino_rules_example_play")
+    assert example.main([http_base, "--players", "2", "--target-score", "30", "--seed", "ex"]) == 0
+    out = capsys.readouterr().out
+    assert "MATCH_OVER after" in out and "winners: [" in out
+    assert re.search(r"seat 0: \d+ points", out) and re.search(r"seat 1: \d+ points", out)
+
+
+@pytest.mark.skipif(shutil.which("curl") is None or shutil.which("bash") is None,
+                    reason="needs bash and curl")
+def test_curl_script_starts_a_match_and_plays_a_move(http_base: str) -> None:
+    env = {**os.environ, "URL": http_base}
+    python_dir = str(Path(sys.executable).parent)  # python3 for the script's JSON handling
+    env["PATH"] = python_dir + os.pathsep + env.get("PATH", "")
+    result = subprocess.run(["bash", str(CLIENTS / "curl" / "play.sh")], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "one_arm_joe" in result.stdout
+    assert "version 1, status IN_PROGRESS" in result.stdout
+    assert '"line":[{' in result.stdout
+
+
+def test_browser_page_calls_the_rest_paths() -> None:
+    page = (CLIENTS / "browser" / "index.html").read_text()
+    assert 'fetch(' in page and '"/v1/rulesets"' in page and '"/v1/games"' in page
+    assert "http://127.0.0.1:8080" in page
+
+
+# ------------------------------------------------------------------ packaging
+
+
+def _dockerfile_instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of the Dockerfile, continuation lines joined."""
+    text = (ROOT / "Dockerfile").read_text()
+    logical, current = [], ""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not current and (not stripped or stripped.startswith("#")):
+            continue
+        if stripped.startswith("#"):
+            continue
+        if stripped.endswith("\\"):
+            current += stripped[:-1] + " "
+            continue
+        logical.append(current + stripped)
+        current = ""
+    out = []
+    for line in logical:
+        word, _, rest = line.partition(" ")
+        out.append((word.upper(), rest.strip()))
+    return out
+
+
+def test_dockerfile_matches_the_cli_defaults() -> None:
+    instructions = _dockerfile_instructions()
+    by_name: dict[str, list[str]] = {}
+    for name, args in instructions:
+        by_name.setdefault(name, []).append(args)
+    froms = by_name["FROM"]
+    assert all(f.split()[0] == "python:3.11-slim" for f in froms)
+    # The final stage: its own instructions, after the last FROM.
+    last_from = max(i for i, (name, _) in enumerate(instructions) if name == "FROM")
+    final = instructions[last_from:]
+    commands = [json.loads(args) for name, args in final if name == "CMD"]
+    assert commands == [["domino-rules", "serve"]]
+    exposed = {int(port.split("/")[0])
+               for name, args in final if name == "EXPOSE" for port in args.split()}
+    assert exposed == {DEFAULTS.grpc_port, DEFAULTS.http_port} == {50051, 8080}
+    users = [args for name, args in final if name == "USER"]
+    assert users and users[-1].split(":")[0] not in ("root", "0")
+    env = " ".join(args for name, args in final if name == "ENV")
+    assert re.search(r"\bDOMINO_RULES_HOST=0\.0\.0\.0\b", env)
+    (health,) = [args for name, args in final if name == "HEALTHCHECK"]
+    command = json.loads(health[health.index("CMD") + 3:].strip())
+    assert command[:2] == ["python", "-c"]
+    assert "/healthz" in command[2] and f"'{DEFAULTS.http_port}'" in command[2]
+    compile(command[2], "<healthcheck>", "exec")
+    assert any("pip install" in args for name, args in instructions if name == "RUN")
+
+
+def test_dockerignore_keeps_the_context_small() -> None:
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
+    assert {".venv", ".git", "**/__pycache__"} <= ignored
+    assert "service" not in ignored and "pyproject.toml" not in ignored
+
+
+def _yaml_files() -> list[Path]:
+    files = sorted(KUBERNETES.glob("*.yaml"))
+    assert {f.name for f in files} >= {"deployment.yaml", "service.yaml", "secret.example.yaml",
+                                       "kustomization.yaml"}
+    return files
+
+
+def test_deploy_yaml_has_the_expected_structure() -> None:
+    """A standard-library check: every file names its apiVersion and kind at the top
+    level, indents with spaces, and the kustomization lists files that exist."""
+    kinds = {}
+    for path in _yaml_files():
+        text = path.read_text()
+        assert "\t" not in text, f"{path.name}: tabs"
+        top = dict(re.findall(r"^(apiVersion|kind):\s*(\S+)\s*$", text, re.M))
+        assert set(top) == {"apiVersion", "kind"}, path.name
+        kinds[path.name] = top["kind"]
+    assert kinds == {"deployment.yaml": "Deployment", "service.yaml": "Service",
+                     "secret.example.yaml": "Secret", "kustomization.yaml": "Kustomization"}
+    kustomization = (KUBERNETES / "kustomization.yaml").read_text()
+    resources = re.findall(r"^\s+-\s+(\S+\.yaml)\s*$", kustomization, re.M)
+    assert resources == ["deployment.yaml", "service.yaml"]
+    assert all((KUBERNETES / r).is_file() for r in resources)
+    deployment = (KUBERNETES / "deployment.yaml").read_text()
+    assert re.search(r"containerPort: 50051\b", deployment)
+    assert re.search(r"containerPort: 8080\b", deployment)
+    assert "grpc:\n              port: 50051" in deployment
+
+
+def test_deploy_yaml_parses() -> None:
+    yaml = pytest.importorskip("yaml")
+    docs = {path.name: list(yaml.safe_load_all(path.read_text())) for path in _yaml_files()}
+    assert all(len(d) == 1 for d in docs.values())
+    names = ("deployment.yaml", "service.yaml", "secret.example.yaml", "kustomization.yaml")
+    (deployment,), (service,), (secret,), (kustomization,) = (docs[n] for n in names)
+
+    assert deployment["kind"] == "Deployment" and deployment["spec"]["replicas"] == 2
+    pod = deployment["spec"]["template"]["spec"]
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
+    (container,) = pod["containers"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports == {"grpc": DEFAULTS.grpc_port, "http": DEFAULTS.http_port}
+    assert container["readinessProbe"]["grpc"]["port"] == DEFAULTS.grpc_port
+    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
+    env = {e["name"]: e for e in container["env"]}
+    assert env["DOMINO_RULES_REQUIRE_SEALED"]["value"] == "1"
+    assert env["DOMINO_RULES_HOST"]["value"] == "0.0.0.0"
+    secret_ref = env["DOMINO_RULES_SEAL_KEYS"]["valueFrom"]["secretKeyRef"]
+    assert secret_ref["name"] == secret["metadata"]["name"]
+    assert secret_ref["key"] in secret["stringData"]
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert {m["mountPath"] for m in container["volumeMounts"]} == {"/tmp"}
+    assert container["resources"]["requests"] and container["resources"]["limits"]
+
+    assert {p["name"]: p["port"] for p in service["spec"]["ports"]} == ports
+    assert service["spec"]["selector"].items() <= labels.items()
+    assert kustomization["resources"] == ["deployment.yaml", "service.yaml"]
+
+
+def test_the_secret_placeholder_is_refused() -> None:
+    """Applied unedited, the example must stop the service rather than run unsealed."""
+    text = (KUBERNETES / "secret.example.yaml").read_text()
+    (value,) = re.findall(r'^\s+seal-keys:\s*"([^"]*)"', text, re.M)
+    with pytest.raises(ValueError, match="DOMINO_RULES_SEAL_KEYS"):
+        Settings.from_env({"DOMINO_RULES_SEAL_KEYS": value, "DOMINO_RULES_REQUIRE_SEALED": "1"})
+    assert "domino-rules keygen" in text
+
+
+def test_docs_name_the_commands_they_rely_on() -> None:
+    deploy_readme = (ROOT / "deploy" / "README.md").read_text()
+    assert "domino-rules keygen" in deploy_readme and "replicas" in deploy_readme
+    clients_readme = (CLIENTS / "README.md").read_text()
+    for name in ("domino_rules_client.py", "example_play.py", "play.sh", "index.html"):
+        assert name in clients_readme
