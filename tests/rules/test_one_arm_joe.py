@@ -189,6 +189,16 @@ def test_oaj6_double_earns_a_bonus_turn() -> None:
     assert set(R.legal_moves(match)) == {play(0, "5-2"), play(0, "5-1")}
 
 
+def test_oaj6_after_the_bonus_play_the_next_seat_has_a_normal_turn() -> None:
+    """[OAJ-6] the bonus turn is one turn: the next seat draws as usual when it cannot match."""
+    match = position(["5-5 5-2 5-1 0-0", "3-1 4-4"], line="6-6 6-5", open_end=5, boneyard="1-1")
+    match, _ = R.apply(match, play(0, "5-5"))
+    match, events = R.apply(match, play(0, "5-2"))
+    assert EventKind.BONUS_TURN not in kinds(events)
+    assert R.to_act(match) == 1 and not match.hand.bonus
+    assert R.legal_moves(match) == (Move(1, DRAW),)
+
+
 def test_oaj6_bonus_turn_without_a_match_passes_without_drawing() -> None:
     """[OAJ-6] no matching tile on a bonus turn: PASS (no drawing), play moves on."""
     match = position(["5-5 0-0 2-1", "3-2 4-4"], line="6-6 6-5", open_end=5, boneyard="5-3 1-1")
@@ -292,6 +302,16 @@ def test_oaj8_blocked_hand_ends() -> None:
     assert after.history[-1].counts == (1, 9)
 
 
+def test_oaj8_blocked_means_no_player_at_all_can_match() -> None:
+    """[OAJ-8] the seat to act cannot match, but a later seat can: not blocked, it passes."""
+    match = position(["5-4 1-0", "3-3 2-1", "5-2 6-0"], line="6-6 6-4", open_end=4)
+    after, _ = R.apply(match, play(0, "5-4"))
+    assert after.status is Status.IN_PROGRESS
+    assert R.legal_moves(after) == (Move(1, PASS),)
+    after, _ = R.apply(after, Move(1, PASS))
+    assert R.legal_moves(after) == (play(2, "5-2"),)
+
+
 def test_oaj8_not_blocked_while_the_boneyard_has_tiles() -> None:
     """[OAJ-8] with tiles in the boneyard the hand goes on even if no hand matches."""
     match = position(["5-4 1-0", "3-3 2-1"], line="6-6 6-4", open_end=4, boneyard="2-2")
@@ -353,6 +373,8 @@ def test_oaj9_everyone_tied_nobody_scores() -> None:
     """[OAJ-9] if every player is tied, nobody scores, even under SHARED."""
     after = _end_blocked(["2-0", "1-1"], tie="SHARED")
     assert after.history[-1].points == (0, 0)
+    after = _end_blocked(["2-0", "1-1"], tie="SHARED", scoring="OTHERS_MINUS_OWN")
+    assert after.history[-1].points == (0, 0)  # not "minus their own"
 
 
 # ---------------------------------------------------------------- [OAJ-10]

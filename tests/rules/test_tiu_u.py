@@ -391,6 +391,9 @@ def test_tu7_pile_needs_two_identical_lake_tiles_and_an_unseen_fourth() -> None:
     # the fourth copy in the piler's own hand is unseen
     match = position(["5-1 5-1", "2-2"], "5-1 5-1", "1-1")
     assert mv(0, PILE, "5-1") in RULES.legal_moves(match)
+    # the fourth copy still in the woodpile is unseen too
+    match = position(["5-1", "2-2"], "5-1 5-1", "1-1 5-1")
+    assert mv(0, PILE, "5-1") in RULES.legal_moves(match)
 
 
 # --------------------------------------------------------------------------- [TU-8]

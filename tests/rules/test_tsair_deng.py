@@ -488,6 +488,18 @@ def test_td8_no_discards_doubles_the_others() -> None:
         assert not {t("6-5"), t("3-1")} & set(tiles_in(RULES.view(match, seat)))
 
 
+def test_td8_two_players_without_discards_double_the_third() -> None:
+    """[TD-8] "at least one" player with no discards: with two such players the third is
+    doubled all the same."""
+    match = match_of(
+        position(["", "3-2", ""], discards=["", "", "6-5"], played="6-6 6-3 3-3 3-3",
+                 open_pip=3, to_act=1, leader=2)
+    )
+    match, _ = RULES.apply(match, Move(1, PLAY, t("3-2")))
+    assert match.history[-1].counts == (0, 0, 11)
+    assert match.history[-1].points == (0, 0, 22)
+
+
 def test_td8_everyone_discarded_no_doubling() -> None:
     """[TD-8] every player discarded something: scores are the discarded pips."""
     match = match_of(
