@@ -98,6 +98,9 @@ def serve(settings: Settings) -> int:
             sys.executable, "-m", "gunicorn",
             "--bind", f"fd://{http_socket.fileno()}",
             "--workers", str(settings.http_workers),
+            # threaded workers keep connections alive; the sync worker closes each one
+            "--worker-class", "gthread",
+            "--threads", "4",
             "--graceful-timeout", "10",
             "--log-level", "warning",
             "domino_rules.rest:create_app()",
