@@ -148,7 +148,7 @@ def _ends(line: tuple[LaidTile, ...]) -> tuple[int | None, int | None]:
 
 
 def _with_peg(pegs: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
-    return pegs[:seat] + (pegs[seat] + points,) + pegs[seat + 1 :]
+    return replace_at(pegs, seat, pegs[seat] + points)
 
 
 class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
