@@ -200,22 +200,20 @@ def tiles_in(message: Message) -> list[Tile]:
     """Every ``domino_rules.v1.Tile`` anywhere in ``message``, repeated or not, at any depth."""
     found: list[Tile] = []
     for desc, value in message.ListFields():
-        if desc.message_type is None:
-            continue
-        for item in value if desc.is_repeated else (value,):
-            if desc.message_type.full_name == TILE_TYPE:
-                found.append(Tile(item.high, item.low))
-            else:
-                found.extend(tiles_in(item))
+        found.extend(_tiles_of(desc, value))
     return found
 
 
 def tiles_of_field(message: Message, name: str) -> list[Tile]:
     desc = message.DESCRIPTOR.fields_by_name[name]
-    value = getattr(message, name)
-    if desc.message_type is None:
+    if not desc.is_repeated and desc.message_type is not None and not message.HasField(name):
         return []
-    if not desc.is_repeated and not message.HasField(name):
+    return _tiles_of(desc, getattr(message, name))
+
+
+def _tiles_of(desc: Any, value: Any) -> list[Tile]:
+    """The tiles in one field's value (a Tile, a message holding tiles, or a list of them)."""
+    if desc.message_type is None:
         return []
     found: list[Tile] = []
     for item in value if desc.is_repeated else (value,):
