@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 from typing import Iterator
 
@@ -24,14 +25,14 @@ def _start(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Po
         [sys.executable, "-m", "domino_rules.cli", "serve", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, **(env or {})},
+        start_new_session=True,  # its own process group, so a failed test can end it all
     )
     assert process.stdout is not None
     lines = [process.stdout.readline(), process.stdout.readline()]
     grpc_line = re.fullmatch(r"gRPC listening on 127\.0\.0\.1:(\d+)\n", lines[0])
     rest_line = re.fullmatch(r"REST listening on http://127\.0\.0\.1:(\d+)\n", lines[1])
     if not (grpc_line and rest_line):
-        process.kill()
-        raise AssertionError(f"unexpected start-up lines {lines!r}: {process.stderr.read() if process.stderr else ''}")
+        raise AssertionError(f"unexpected start-up lines {lines!r}: {_kill_group(process)}")
     return process, int(grpc_line.group(1)), int(rest_line.group(1))
 
 
@@ -42,10 +43,19 @@ def _stop(process: subprocess.Popen[str]) -> tuple[int, str]:
     try:
         _, err = process.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        process.kill()
-        _, err = process.communicate()
+        _kill_group(process)
         raise AssertionError("serve did not stop within 30 s of SIGTERM") from None
     return process.returncode, err
+
+
+def _kill_group(process: subprocess.Popen[str]) -> str:
+    """SIGKILL serve and every process it started (the REST workers hold its pipes);
+    returns what was left to read on stderr."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return process.communicate(timeout=30)[1] or ""
 
 
 @pytest.fixture
@@ -54,9 +64,7 @@ def served() -> Iterator[tuple[subprocess.Popen[str], int, int]]:
     try:
         yield process, grpc_port, http_port
     finally:
-        if process.poll() is None:
-            process.kill()
-        process.communicate()
+        _kill_group(process)
 
 
 def test_serve_starts_both_doors_and_stops_on_sigterm(served) -> None:
@@ -82,6 +90,39 @@ def test_ports_from_the_environment() -> None:
         assert grpc_port != 50051 and http_port != 8080
     finally:
         assert _stop(process)[0] == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal is Linux's")
+def test_rest_workers_never_outlive_serve() -> None:
+    """Even when serve is killed outright (no handler can run), its REST workers end too."""
+    process, _, http_port = _start("--grpc-port", "0", "--http-port", "0")
+    process.kill()  # SIGKILL to serve alone, not its process group
+    try:
+        process.communicate(timeout=30)  # returns once no worker holds serve's output
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        raise AssertionError("the REST workers outlived serve") from None
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{http_port}/healthz", timeout=5)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3, 0.8, 1.5])
+def test_sigterm_during_start_up_leaves_nothing_running(delay: float) -> None:
+    """A SIGTERM at any moment of start-up ends serve and its REST workers: nothing is
+    left holding its output open (communicate returns)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "domino_rules.cli", "serve", "--grpc-port", "0", "--http-port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        raise AssertionError("serve or its workers outlived SIGTERM") from None
+    # -15 only when the signal came before the interpreter set its handlers
+    assert process.returncode in (0, -signal.SIGTERM)
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ SIGTERM or SIGINT stops both gracefully. Flags override the environment variable
 from __future__ import annotations
 
 import argparse
+import ctypes
 import dataclasses
 import logging
 import os
@@ -72,9 +73,25 @@ def main(argv: list[str] | None = None) -> int:
     return serve(settings)
 
 
+def _end_with_parent() -> None:
+    """In the REST gateway's process, before it runs: on Linux, ask for SIGTERM when
+    ``serve`` ends, however it ends (even SIGKILL), so the gateway never outlives it."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
 def serve(settings: Settings) -> int:
     from .grpc_server import create_server  # grpc starts threads: import only to serve
 
+    # Handlers first: a SIGTERM that arrives while starting must still stop both doors,
+    # never leave the REST workers running without their parent.
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
     if not settings.seal_keys.strip():
         log.warning(
             "no sealing keys (DOMINO_RULES_SEAL_KEYS): state tokens are NOT sealed, and anyone "
@@ -107,6 +124,7 @@ def serve(settings: Settings) -> int:
         ],
         pass_fds=(http_socket.fileno(),),
         env=env,
+        preexec_fn=_end_with_parent,
     )
     http_socket.close()  # gunicorn holds it now
     server.start()
@@ -114,9 +132,6 @@ def serve(settings: Settings) -> int:
     print(f"gRPC listening on {host}:{grpc_port}", flush=True)
     print(f"REST listening on http://{host}:{http_port}", flush=True)
 
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
     while not stop.wait(0.5):
         if gunicorn.poll() is not None:
             log.error("the REST gateway exited with %s; stopping", gunicorn.returncode)
