@@ -3,13 +3,19 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: serve test proto bench clean
+.PHONY: serve test lint proto bench clean
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
+
+# ruff (lint and format) and mypy --strict over the package, the tests and the benchmarks
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python proto/generate.py
@@ -25,6 +31,10 @@ $(VENV)/.installed: pyproject.toml
 
 $(VENV)/.installed-test: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
 	touch $@
 
 clean:

@@ -441,7 +441,7 @@ def measure_rate(make_client: Callable[[], Client], threads: int, seconds: float
         try:
             for _ in range(WARMUP_CALLS):
                 client.call()
-        except Exception as exc:  # noqa: BLE001 - reported once every thread is done
+        except Exception as exc:
             failures.append(exc)
         barrier.wait()
         deadline = time.perf_counter() + seconds
@@ -451,7 +451,7 @@ def measure_rate(make_client: Callable[[], Client], threads: int, seconds: float
                 t0 = clock()
                 client.call()
                 out.append(clock() - t0)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             failures.append(exc)
 
     pairs = zip(clients, latencies, strict=True)
@@ -625,24 +625,57 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def play_table(figures: Sequence[RulesetFigures]) -> str:
-    headers = ["ruleset", "players", "matches/s", "moves/s", "moves/match", "us/move",
-               "legal_moves us", "apply us"]
-    return table(headers, [
-        [f.ruleset, str(f.players), number(f.matches_per_s), number(f.moves_per_s),
-         number(f.moves_per_match), number(f.us_per_move), number(f.legal_moves_us),
-         number(f.apply_us)]
-        for f in figures
-    ])
+    headers = [
+        "ruleset",
+        "players",
+        "matches/s",
+        "moves/s",
+        "moves/match",
+        "us/move",
+        "legal_moves us",
+        "apply us",
+    ]
+    return table(
+        headers,
+        [
+            [
+                f.ruleset,
+                str(f.players),
+                number(f.matches_per_s),
+                number(f.moves_per_s),
+                number(f.moves_per_match),
+                number(f.us_per_move),
+                number(f.legal_moves_us),
+                number(f.apply_us),
+            ]
+            for f in figures
+        ],
+    )
 
 
 def token_table(figures: Sequence[RulesetFigures]) -> str:
-    headers = ["ruleset", "round trip us", "sealed us", "round trip/move", "max token B",
-               "max sealed B"]
-    return table(headers, [
-        [f.ruleset, number(f.token_round_trip_us), number(f.sealed_round_trip_us),
-         f"{f.round_trip_per_move:.1f}x", str(f.max_token_bytes), str(f.max_sealed_token_bytes)]
-        for f in figures
-    ])
+    headers = [
+        "ruleset",
+        "round trip us",
+        "sealed us",
+        "round trip/move",
+        "max token B",
+        "max sealed B",
+    ]
+    return table(
+        headers,
+        [
+            [
+                f.ruleset,
+                number(f.token_round_trip_us),
+                number(f.sealed_round_trip_us),
+                f"{f.round_trip_per_move:.1f}x",
+                str(f.max_token_bytes),
+                str(f.max_sealed_token_bytes),
+            ]
+            for f in figures
+        ],
+    )
 
 
 def mid_hand_line(mid: MidHandToken) -> str:
@@ -655,26 +688,45 @@ def mid_hand_line(mid: MidHandToken) -> str:
 
 
 def network_table(network: NetworkFigures) -> str:
-    headers = ["door", "clients", "ApplyMove/s", "p50 ms", "p99 ms", "trivial/s", "p50 ms",
-               "p99 ms", "ApplyMove/trivial"]
+    headers = [
+        "door",
+        "clients",
+        "ApplyMove/s",
+        "p50 ms",
+        "p99 ms",
+        "trivial/s",
+        "p50 ms",
+        "p99 ms",
+        "ApplyMove/trivial",
+    ]
     rows = [
-        [r.door, str(r.clients), number(r.apply_move.per_s), number(r.apply_move.p50_ms),
-         number(r.apply_move.p99_ms), number(r.trivial.per_s), number(r.trivial.p50_ms),
-         number(r.trivial.p99_ms), f"{r.ratio:.2f}"]
+        [
+            r.door,
+            str(r.clients),
+            number(r.apply_move.per_s),
+            number(r.apply_move.p50_ms),
+            number(r.apply_move.p99_ms),
+            number(r.trivial.per_s),
+            number(r.trivial.p50_ms),
+            number(r.trivial.p99_ms),
+            f"{r.ratio:.2f}",
+        ]
         for r in network.rows
     ]
     keep_alive = "yes" if network.rest_keep_alive else "no"
     sealed = "sealed" if network.tokens_sealed else "unsealed"
     token = f"token {network.state_token_bytes} B"
     trivial = "; ".join(f"{door}: {name}" for door, name in network.trivial_endpoints.items())
-    return "\n".join([
-        f"server: {network.server_command}",
-        f"REST: gunicorn, {network.http_workers} workers, connection keep-alive: {keep_alive}",
-        f"request: ApplyMove '{network.move}' on the mid-hand state ({token}, {sealed})",
-        f"trivial endpoint: {trivial}",
-        "",
-        table(headers, rows),
-    ])
+    return "\n".join(
+        [
+            f"server: {network.server_command}",
+            f"REST: gunicorn, {network.http_workers} workers, connection keep-alive: {keep_alive}",
+            f"request: ApplyMove '{network.move}' on the mid-hand state ({token}, {sealed})",
+            f"trivial endpoint: {trivial}",
+            "",
+            table(headers, rows),
+        ]
+    )
 
 
 def render(report: Report) -> str:
@@ -709,11 +761,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     timing = parser.add_mutually_exclusive_group()
     timing.add_argument(
-        "--seconds", type=float, default=DEFAULT_SECONDS,
+        "--seconds",
+        type=float,
+        default=DEFAULT_SECONDS,
         help=f"seconds per measurement (default {DEFAULT_SECONDS:g}; 16 measurements in all)",
     )
     timing.add_argument(
-        "--quick", dest="seconds", action="store_const", const=QUICK_SECONDS,
+        "--quick",
+        dest="seconds",
+        action="store_const",
+        const=QUICK_SECONDS,
         help=f"{QUICK_SECONDS:g} s per measurement (about 20 s in all)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -29,9 +29,14 @@ def generate(out: pathlib.Path) -> list[pathlib.Path]:
     args = ["protoc", f"-I{PROTO}", f"-I{include}", f"--python_out={out}", f"--pyi_out={out}"]
     if protoc.main(args + SOURCES) != 0:
         raise SystemExit("protoc failed")
-    if protoc.main(["protoc", f"-I{PROTO}", f"-I{include}", f"--grpc_python_out={out}"] + SERVICES) != 0:
+    if (
+        protoc.main(["protoc", f"-I{PROTO}", f"-I{include}", f"--grpc_python_out={out}", *SERVICES])
+        != 0
+    ):
         raise SystemExit("protoc (grpc) failed")
-    return sorted(p for p in out.rglob("*") if p.name.endswith(("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")))
+    return sorted(
+        p for p in out.rglob("*") if p.name.endswith(("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"))
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

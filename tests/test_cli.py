@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from typing import Iterator
+from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -23,7 +24,9 @@ from domino_rules.tokens import KeyRing
 def _start(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], int, int]:
     process = subprocess.Popen(
         [sys.executable, "-m", "domino_rules.cli", "serve", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, **(env or {})},
         start_new_session=True,  # its own process group, so a failed test can end it all
     )
@@ -51,10 +54,8 @@ def _stop(process: subprocess.Popen[str]) -> tuple[int, str]:
 def _kill_group(process: subprocess.Popen[str]) -> str:
     """SIGKILL serve and every process it started (the REST workers hold its pipes);
     returns what was left to read on stderr."""
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     return process.communicate(timeout=30)[1] or ""
 
 
@@ -69,15 +70,21 @@ def served() -> Iterator[tuple[subprocess.Popen[str], int, int]]:
 
 def test_serve_starts_both_doors_and_stops_on_sigterm(served) -> None:
     process, grpc_port, http_port = served
-    with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/v1/rulesets", timeout=30) as response:
+    with urllib.request.urlopen(
+        f"http://127.0.0.1:{http_port}/v1/rulesets", timeout=30
+    ) as response:
         ids = [r["id"] for r in json.load(response)["rulesets"]]
     assert "one_arm_joe" in ids
     body = json.dumps({"ruleset": "one_arm_joe", "players": 2, "seed": "cli"}).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{http_port}/v1/games", data=body, method="POST")
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{http_port}/v1/games", data=body, method="POST"
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         assert json.load(response)["status"] == "IN_PROGRESS"
     with grpc.insecure_channel(f"127.0.0.1:{grpc_port}") as channel:
-        health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=30)
+        health = health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(), timeout=30
+        )
         assert health.status == health_pb2.HealthCheckResponse.SERVING
     code, err = _stop(process)
     assert code == 0
@@ -85,7 +92,9 @@ def test_serve_starts_both_doors_and_stops_on_sigterm(served) -> None:
 
 
 def test_ports_from_the_environment() -> None:
-    process, grpc_port, http_port = _start(env={"DOMINO_RULES_GRPC_PORT": "0", "DOMINO_RULES_HTTP_PORT": "0"})
+    process, grpc_port, http_port = _start(
+        env={"DOMINO_RULES_GRPC_PORT": "0", "DOMINO_RULES_HTTP_PORT": "0"}
+    )
     try:
         assert grpc_port != 50051 and http_port != 8080
     finally:
@@ -112,7 +121,10 @@ def test_sigterm_during_start_up_leaves_nothing_running(delay: float) -> None:
     left holding its output open (communicate returns)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "domino_rules.cli", "serve", "--grpc-port", "0", "--http-port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     time.sleep(delay)
     process.send_signal(signal.SIGTERM)
@@ -138,7 +150,10 @@ def test_sigterm_during_start_up_leaves_nothing_running(delay: float) -> None:
 def test_bad_settings_stop_start_up_with_a_message(env: dict[str, str], message: str) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "domino_rules.cli", "serve", "--grpc-port", "0", "--http-port", "0"],
-        capture_output=True, text=True, env={**os.environ, **env}, timeout=60,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=60,
     )
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
@@ -151,7 +166,11 @@ def test_settings_defaults_need_no_configuration() -> None:
 
 
 def test_keygen_prints_a_usable_key() -> None:
-    result = subprocess.run([sys.executable, "-m", "domino_rules.cli", "keygen", "--id", "2026a"],
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "domino_rules.cli", "keygen", "--id", "2026a"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     ring = KeyRing.parse(result.stdout.strip())
     assert ring.keys[0][0] == "2026a" and len(ring.keys[0][1]) == 32

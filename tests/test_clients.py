@@ -15,9 +15,10 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -130,8 +131,9 @@ def test_unknown_ruleset(client_module: ModuleType, client: Any) -> None:
 
 
 def test_bad_options_and_player_count(client_module: ModuleType, client: Any) -> None:
-    error = _error(client_module,
-                   lambda: client.new_game("one_arm_joe", 2, options={"set_max_pip": 40}))
+    error = _error(
+        client_module, lambda: client.new_game("one_arm_joe", 2, options={"set_max_pip": 40})
+    )
     assert error.reason == "BAD_OPTIONS"
     error = _error(client_module, lambda: client.new_game("one_arm_joe", 12))
     assert (error.code, error.reason) == ("INVALID_ARGUMENT", "BAD_PLAYER_COUNT")
@@ -143,11 +145,14 @@ def test_illegal_move_changes_nothing(client_module: ModuleType, client: Any) ->
     view = client.view(game["state"], seat=seat)
     lead = view["legal_moves"][0]
     other = next(t for t in view["hand"] if t != lead["tile"])
-    error = _error(client_module, lambda: client.apply_move(
-        game["state"], {"seat": seat, "kind": "PLAY", "tile": other}))
+    error = _error(
+        client_module,
+        lambda: client.apply_move(game["state"], {"seat": seat, "kind": "PLAY", "tile": other}),
+    )
     assert _what(error) == ("FAILED_PRECONDITION", "ILLEGAL_MOVE", 400)
-    error = _error(client_module, lambda: client.apply_move(
-        game["state"], {**lead, "seat": (seat + 1) % 3}))
+    error = _error(
+        client_module, lambda: client.apply_move(game["state"], {**lead, "seat": (seat + 1) % 3})
+    )
     assert error.reason == "NOT_YOUR_TURN"
     assert client.apply_move(game["state"], lead)["version"] == 1
 
@@ -168,8 +173,9 @@ def test_bad_state_token(client_module: ModuleType, client: Any) -> None:
 def test_stale_state(client_module: ModuleType, client: Any) -> None:
     game = client.new_game("one_arm_joe", 2, seed="client-stale")
     move = client.legal_moves(game["state"])["moves"][0]
-    error = _error(client_module,
-                   lambda: client.apply_move(game["state"], move, expected_version=3))
+    error = _error(
+        client_module, lambda: client.apply_move(game["state"], move, expected_version=3)
+    )
     assert _what(error) == ("ABORTED", "STALE_STATE", 409)
 
 
@@ -185,13 +191,24 @@ def test_unreachable_service(client_module: ModuleType) -> None:
 
 def test_error_bodies(client_module: ModuleType) -> None:
     body = {
-        "code": 9, "message": "no",
-        "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "GAME_OVER",
-                     "domain": "domino-rules", "metadata": {}}],
+        "code": 9,
+        "message": "no",
+        "details": [
+            {
+                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                "reason": "GAME_OVER",
+                "domain": "domino-rules",
+                "metadata": {},
+            }
+        ],
     }
     error = client_module.DominoRulesError.from_body(400, json.dumps(body).encode())
     assert (error.code, error.reason, error.message, error.http_status) == (
-        "FAILED_PRECONDITION", "GAME_OVER", "no", 400)
+        "FAILED_PRECONDITION",
+        "GAME_OVER",
+        "no",
+        400,
+    )
     error = client_module.DominoRulesError.from_body(502, b"<html>Bad Gateway</html>")
     assert _what(error) == ("UNKNOWN", "", 502)
     assert "Bad Gateway" in error.message
@@ -206,7 +223,9 @@ def test_unknown_path_is_an_error(client_module: ModuleType, client: Any) -> Non
 
 
 def test_example_play_prints_the_final_score(
-    http_base: str, client_module: ModuleType, capsys: pytest.CaptureFixture[str],
+    http_base: str,
+    client_module: ModuleType,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(sys, "path", list(sys.path))  # the script puts its folder first
@@ -217,14 +236,20 @@ def test_example_play_prints_the_final_score(
     assert re.search(r"seat 0: \d+ points", out) and re.search(r"seat 1: \d+ points", out)
 
 
-@pytest.mark.skipif(shutil.which("curl") is None or shutil.which("bash") is None,
-                    reason="needs bash and curl")
+@pytest.mark.skipif(
+    shutil.which("curl") is None or shutil.which("bash") is None, reason="needs bash and curl"
+)
 def test_curl_script_starts_a_match_and_plays_a_move(http_base: str) -> None:
     env = {**os.environ, "URL": http_base}
     python_dir = str(Path(sys.executable).parent)  # python3 for the script's JSON handling
     env["PATH"] = python_dir + os.pathsep + env.get("PATH", "")
-    result = subprocess.run(["bash", str(CLIENTS / "curl" / "play.sh")], env=env,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        ["bash", str(CLIENTS / "curl" / "play.sh")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert "one_arm_joe" in result.stdout
     assert "version 1, status IN_PROGRESS" in result.stdout
@@ -233,7 +258,7 @@ def test_curl_script_starts_a_match_and_plays_a_move(http_base: str) -> None:
 
 def test_browser_page_calls_the_rest_paths() -> None:
     page = (CLIENTS / "browser" / "index.html").read_text()
-    assert 'fetch(' in page and '"/v1/rulesets"' in page and '"/v1/games"' in page
+    assert "fetch(" in page and '"/v1/rulesets"' in page and '"/v1/games"' in page
     assert "http://127.0.0.1:8080" in page
 
 
@@ -274,15 +299,16 @@ def test_dockerfile_matches_the_cli_defaults() -> None:
     final = instructions[last_from:]
     commands = [json.loads(args) for name, args in final if name == "CMD"]
     assert commands == [["domino-rules", "serve"]]
-    exposed = {int(port.split("/")[0])
-               for name, args in final if name == "EXPOSE" for port in args.split()}
+    exposed = {
+        int(port.split("/")[0]) for name, args in final if name == "EXPOSE" for port in args.split()
+    }
     assert exposed == {DEFAULTS.grpc_port, DEFAULTS.http_port} == {50051, 8080}
     users = [args for name, args in final if name == "USER"]
     assert users and users[-1].split(":")[0] not in ("root", "0")
     env = " ".join(args for name, args in final if name == "ENV")
     assert re.search(r"\bDOMINO_RULES_HOST=0\.0\.0\.0\b", env)
     (health,) = [args for name, args in final if name == "HEALTHCHECK"]
-    command = json.loads(health[health.index("CMD") + 3:].strip())
+    command = json.loads(health[health.index("CMD") + 3 :].strip())
     assert command[:2] == ["python", "-c"]
     assert "/healthz" in command[2] and f"'{DEFAULTS.http_port}'" in command[2]
     compile(command[2], "<healthcheck>", "exec")
@@ -297,8 +323,12 @@ def test_dockerignore_keeps_the_context_small() -> None:
 
 def _yaml_files() -> list[Path]:
     files = sorted(KUBERNETES.glob("*.yaml"))
-    assert {f.name for f in files} >= {"deployment.yaml", "service.yaml", "secret.example.yaml",
-                                       "kustomization.yaml"}
+    assert {f.name for f in files} >= {
+        "deployment.yaml",
+        "service.yaml",
+        "secret.example.yaml",
+        "kustomization.yaml",
+    }
     return files
 
 
@@ -312,8 +342,12 @@ def test_deploy_yaml_has_the_expected_structure() -> None:
         top = dict(re.findall(r"^(apiVersion|kind):\s*(\S+)\s*$", text, re.M))
         assert set(top) == {"apiVersion", "kind"}, path.name
         kinds[path.name] = top["kind"]
-    assert kinds == {"deployment.yaml": "Deployment", "service.yaml": "Service",
-                     "secret.example.yaml": "Secret", "kustomization.yaml": "Kustomization"}
+    assert kinds == {
+        "deployment.yaml": "Deployment",
+        "service.yaml": "Service",
+        "secret.example.yaml": "Secret",
+        "kustomization.yaml": "Kustomization",
+    }
     kustomization = (KUBERNETES / "kustomization.yaml").read_text()
     resources = re.findall(r"^\s+-\s+(\S+\.yaml)\s*$", kustomization, re.M)
     assert resources == ["deployment.yaml", "service.yaml"]

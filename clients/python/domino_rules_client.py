@@ -26,12 +26,13 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from typing import Any, Dict, List, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["DominoRulesClient", "DominoRulesError", "GRPC_CODES"]
+__all__ = ["GRPC_CODES", "DominoRulesClient", "DominoRulesError"]
 
 #: google.rpc.Code numbers -> names (the ``code`` of an error body is a number).
-GRPC_CODES: Dict[int, str] = {
+GRPC_CODES: dict[int, str] = {
     0: "OK",
     1: "CANCELLED",
     2: "UNKNOWN",
@@ -53,7 +54,7 @@ GRPC_CODES: Dict[int, str] = {
 
 _ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 
-JSON = Dict[str, Any]
+JSON = dict[str, Any]
 
 
 class DominoRulesError(Exception):
@@ -65,7 +66,7 @@ class DominoRulesError(Exception):
     when no HTTP answer came back at all).
     """
 
-    def __init__(self, code: str, reason: str, message: str, http_status: Optional[int]) -> None:
+    def __init__(self, code: str, reason: str, message: str, http_status: int | None) -> None:
         super().__init__(f"{code} {reason}: {message}" if reason else f"{code}: {message}")
         self.code = code
         self.reason = reason
@@ -73,7 +74,7 @@ class DominoRulesError(Exception):
         self.http_status = http_status
 
     @classmethod
-    def from_body(cls, http_status: int, body: bytes) -> "DominoRulesError":
+    def from_body(cls, http_status: int, body: bytes) -> DominoRulesError:
         """Build the error from a ``{code, message, details}`` body; a body that is not
         one (a proxy's HTML page, say) still gives an error with the HTTP status."""
         try:
@@ -113,48 +114,59 @@ class DominoRulesClient:
     """The REST door of the domino rules service at ``base_url``
     (``http://host:8080``; a path prefix such as ``https://host/rules`` works too)."""
 
-    def __init__(self, base_url: str, *, timeout: float = 30.0,
-                 headers: Optional[Mapping[str, str]] = None) -> None:
+    def __init__(
+        self, base_url: str, *, timeout: float = 30.0, headers: Mapping[str, str] | None = None
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.headers = dict(headers or {})
 
     # ------------------------------------------------------------------ the API
 
-    def list_rulesets(self) -> List[JSON]:
+    def list_rulesets(self) -> list[JSON]:
         """The catalogue: each ruleset with its player range and typed options."""
         return self._call("GET", "/v1/rulesets")["rulesets"]  # type: ignore[no-any-return]
 
-    def new_game(self, ruleset: str, players: int, options: Optional[Mapping[str, Any]] = None,
-                 seed: Optional[str] = None) -> JSON:
+    def new_game(
+        self,
+        ruleset: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+    ) -> JSON:
         """Start a match. ``options`` are this ruleset's options
         (``{"target_score": 40}``); they may also be given already wrapped in the
         ruleset's name (``{"one_arm_joe": {...}}``). ``seed`` omitted: the server draws one."""
         body: JSON = {"ruleset": ruleset, "players": players}
         if options:
-            wrapped = (len(options) == 1 and ruleset in options
-                       and isinstance(options[ruleset], Mapping))
+            wrapped = (
+                len(options) == 1 and ruleset in options and isinstance(options[ruleset], Mapping)
+            )
             body["options"] = dict(options) if wrapped else {ruleset: dict(options)}
         if seed is not None:
             body["seed"] = seed
         return self._call("POST", "/v1/games", body)
 
-    def legal_moves(self, state: str, seat: Optional[int] = None) -> JSON:
+    def legal_moves(self, state: str, seat: int | None = None) -> JSON:
         """``{to_act, moves, status, version, game_id}``; with ``seat``, only that seat's moves."""
         return self._call("POST", "/v1/games:legalMoves", _with(state=state, seat=seat))
 
-    def apply_move(self, state: str, move: Mapping[str, Any],
-                   expected_version: Optional[int] = None) -> JSON:
+    def apply_move(
+        self, state: str, move: Mapping[str, Any], expected_version: int | None = None
+    ) -> JSON:
         """Apply ``move`` (a legal move as returned, sent back unchanged). With
         ``expected_version``, a state of another version is refused (``STALE_STATE``)."""
-        return self._call("POST", "/v1/games:applyMove",
-                          _with(state=state, move=dict(move), expected_version=expected_version))
+        return self._call(
+            "POST",
+            "/v1/games:applyMove",
+            _with(state=state, move=dict(move), expected_version=expected_version),
+        )
 
     def score(self, state: str) -> JSON:
         """Hand and match points, per-hand history, winners; the seed once the match is over."""
         return self._call("POST", "/v1/games:score", {"state": state})
 
-    def view(self, state: str, seat: Optional[int] = None) -> JSON:
+    def view(self, state: str, seat: int | None = None) -> JSON:
         """What ``seat`` may see (its hand and legal moves); ``None``: a spectator's view."""
         return self._call("POST", "/v1/games:view", _with(state=state, seat=seat))
 
@@ -167,13 +179,14 @@ class DominoRulesClient:
 
     # ------------------------------------------------------------------ transport
 
-    def _call(self, verb: str, path: str, body: Optional[JSON] = None) -> JSON:
+    def _call(self, verb: str, path: str, body: JSON | None = None) -> JSON:
         data = None if body is None else json.dumps(body, separators=(",", ":")).encode("utf-8")
         headers = {"Accept": "application/json", **self.headers}
         if data is not None:
             headers["Content-Type"] = "application/json"
-        request = urllib.request.Request(self.base_url + path, data=data, method=verb,
-                                         headers=headers)
+        request = urllib.request.Request(
+            self.base_url + path, data=data, method=verb, headers=headers
+        )
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 raw = response.read()
@@ -187,11 +200,13 @@ class DominoRulesClient:
         try:
             answer = json.loads(raw.decode("utf-8")) if raw else {}
         except (UnicodeDecodeError, ValueError):
-            raise DominoRulesError("UNKNOWN", "", f"the answer to {path} is not JSON",
-                                   status) from None
+            raise DominoRulesError(
+                "UNKNOWN", "", f"the answer to {path} is not JSON", status
+            ) from None
         if not isinstance(answer, dict):
-            raise DominoRulesError("UNKNOWN", "", f"the answer to {path} is not a JSON object",
-                                   status)
+            raise DominoRulesError(
+                "UNKNOWN", "", f"the answer to {path} is not a JSON object", status
+            )
         return answer
 
 

@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from domino_rules_client import DominoRulesClient, DominoRulesError  # noqa: E402
+from domino_rules_client import DominoRulesClient, DominoRulesError
 
 MAX_MOVES = 20_000
 
@@ -26,8 +26,10 @@ def play(client: DominoRulesClient, players: int, target_score: int, seed: str |
     options = {"target_score": target_score}
     game = client.new_game("one_arm_joe", players, options=options, seed=seed)
     state, version = game["state"], game["version"]
-    print(f"game {game['game_id']}: {players} players, target {target_score}, "
-          f"seed commitment {game['seed_commitment'][:16]}...")
+    print(
+        f"game {game['game_id']}: {players} players, target {target_score}, "
+        f"seed commitment {game['seed_commitment'][:16]}..."
+    )
     for _ in range(MAX_MOVES):
         legal = client.legal_moves(state)
         if legal["status"] == "MATCH_OVER":
@@ -37,8 +39,10 @@ def play(client: DominoRulesClient, players: int, target_score: int, seed: str |
         state, version = answer["state"], answer["version"]
         for event in answer["events"]:
             if event["kind"] == "HAND_OVER":
-                print(f"  hand over after move {version}: points {event['scores']}, "
-                      f"hand winners {event['seats']}")
+                print(
+                    f"  hand over after move {version}: points {event['scores']}, "
+                    f"hand winners {event['seats']}"
+                )
     else:
         raise RuntimeError(f"the match did not end within {MAX_MOVES} moves")
     return client.score(state)
@@ -46,8 +50,12 @@ def play(client: DominoRulesClient, players: int, target_score: int, seed: str |
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("url", nargs="?", default="http://127.0.0.1:8080",
-                        help="the REST base URL (default http://127.0.0.1:8080)")
+    parser.add_argument(
+        "url",
+        nargs="?",
+        default="http://127.0.0.1:8080",
+        help="the REST base URL (default http://127.0.0.1:8080)",
+    )
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--target-score", type=int, default=100)
     parser.add_argument("--seed", help="a fixed seed, for a repeatable match")
@@ -61,8 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     hands = len(score["hands"])
-    print(f"MATCH_OVER after {score['version']} moves and {hands} hand{'s' if hands != 1 else ''} "
-          f"(seed {score.get('seed', '?')!r})")
+    print(
+        f"MATCH_OVER after {score['version']} moves and {hands} hand{'s' if hands != 1 else ''} "
+        f"(seed {score.get('seed', '?')!r})"
+    )
     for seat in score["seats"]:
         print(f"  seat {seat['seat']}: {seat['match_points']} points")
     print(f"winners: {score['winners']}")

@@ -39,12 +39,20 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve gRPC and REST")
     serve.add_argument("--host", help="address to bind (env DOMINO_RULES_HOST, default 127.0.0.1)")
-    serve.add_argument("--grpc-port", type=int, help="env DOMINO_RULES_GRPC_PORT, default 50051; 0 = any")
-    serve.add_argument("--http-port", type=int, help="env DOMINO_RULES_HTTP_PORT, default 8080; 0 = any")
-    serve.add_argument("--http-workers", type=int, help="env DOMINO_RULES_HTTP_WORKERS, default 2")
-    serve.add_argument("--seal-keys", help="env DOMINO_RULES_SEAL_KEYS: 'id2:BASE64KEY,id1:BASE64KEY'")
     serve.add_argument(
-        "--require-sealed", action="store_true", default=None,
+        "--grpc-port", type=int, help="env DOMINO_RULES_GRPC_PORT, default 50051; 0 = any"
+    )
+    serve.add_argument(
+        "--http-port", type=int, help="env DOMINO_RULES_HTTP_PORT, default 8080; 0 = any"
+    )
+    serve.add_argument("--http-workers", type=int, help="env DOMINO_RULES_HTTP_WORKERS, default 2")
+    serve.add_argument(
+        "--seal-keys", help="env DOMINO_RULES_SEAL_KEYS: 'id2:BASE64KEY,id1:BASE64KEY'"
+    )
+    serve.add_argument(
+        "--require-sealed",
+        action="store_true",
+        default=None,
         help="refuse unsealed tokens (env DOMINO_RULES_REQUIRE_SEALED=1)",
     )
     keygen = commands.add_parser("keygen", help="print a new sealing key entry ID:BASE64KEY")
@@ -57,12 +65,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "keygen":
         print(KeyRing.generate(args.id))
         return 0
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     try:
         settings = Settings.from_env()
         overrides = {
             name: getattr(args, name)
-            for name in ("host", "grpc_port", "http_port", "http_workers", "seal_keys", "require_sealed")
+            for name in (
+                "host",
+                "grpc_port",
+                "http_port",
+                "http_workers",
+                "seal_keys",
+                "require_sealed",
+            )
             if getattr(args, name) is not None
         }
         settings = dataclasses.replace(settings, **overrides)
@@ -112,14 +129,22 @@ def serve(settings: Settings) -> int:
     )
     gunicorn = subprocess.Popen(
         [
-            sys.executable, "-m", "gunicorn",
-            "--bind", f"fd://{http_socket.fileno()}",
-            "--workers", str(settings.http_workers),
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"fd://{http_socket.fileno()}",
+            "--workers",
+            str(settings.http_workers),
             # threaded workers keep connections alive; the sync worker closes each one
-            "--worker-class", "gthread",
-            "--threads", "4",
-            "--graceful-timeout", "10",
-            "--log-level", "warning",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "4",
+            "--graceful-timeout",
+            "10",
+            "--log-level",
+            "warning",
             "domino_rules.rest:create_app()",
         ],
         pass_fds=(http_socket.fileno(),),

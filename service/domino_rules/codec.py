@@ -238,19 +238,19 @@ class _MatchOf:
 
     ruleset_id: str
     options: type
-    hand: type
+    hand_state: type
 
 
 @functools.cache
-def _match_hints_for(options: type, hand: type) -> dict[str, Any]:
+def _match_hints_for(options: type, hand_state: type) -> dict[str, Any]:
     hints = dict(typing.get_type_hints(Match))
     hints["options"] = options
-    hints["hand"] = hand
+    hints["hand_state"] = hand_state
     return hints
 
 
 def _match_hints(ruleset: Ruleset[Any, Any]) -> _MatchOf:
-    return _MatchOf(ruleset.id, ruleset.options_type, ruleset.hand_type)
+    return _MatchOf(ruleset.id, ruleset.options_type, ruleset.hand_state_type)
 
 
 @functools.cache
@@ -266,7 +266,7 @@ def _members(cls: type[enum.Enum]) -> tuple[enum.Enum, ...]:
 
 def _fields_of(hint: Any) -> tuple[type, tuple[tuple[str, Any], ...]]:
     if isinstance(hint, _MatchOf):
-        hints = _match_hints_for(hint.options, hint.hand)
+        hints = _match_hints_for(hint.options, hint.hand_state)
         return Match, tuple((f.name, hints[f.name]) for f in dataclasses.fields(Match))
     return hint, _hints(hint)
 
@@ -301,7 +301,7 @@ def _encode(value: Any, hint: Any) -> state_pb2.Value:
     elif isinstance(hint, type) and issubclass(hint, enum.Enum):
         out.number = _members(hint).index(value)
     else:
-        cls, fields = _fields_of(hint)
+        _cls, fields = _fields_of(hint)
         out.list.SetInParent()
         out.list.items.extend(_encode(getattr(value, name), h) for name, h in fields)
     return out
@@ -355,5 +355,4 @@ def _decode(value: state_pb2.Value, hint: Any) -> Any:
     items = value.list.items
     if len(items) != len(fields):
         raise StateDecodeError(f"{cls.__name__} has {len(fields)} fields, found {len(items)}")
-    return cls(**{name: _decode(v, h) for (name, h), v in zip(fields, items)})
-
+    return cls(**{name: _decode(v, h) for (name, h), v in zip(fields, items, strict=False)})

@@ -11,9 +11,9 @@ from concurrent import futures
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from google.protobuf.message import DecodeError
 from grpc_status import rpc_status
 
 from .api import ApiError, RulesService, to_status
@@ -39,7 +39,9 @@ def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes,
             try:
                 request = request_type.FromString(data)
             except DecodeError as exc:
-                raise ApiError.malformed(f"the request is not a {request_type.__name__}: {exc}") from None
+                raise ApiError.malformed(
+                    f"the request is not a {request_type.__name__}: {exc}"
+                ) from None
             return call(request)
         except ApiError as error:
             context.abort_with_status(rpc_status.to_status(to_status(error)))
@@ -85,5 +87,3 @@ def create_server(
     if port == 0:
         raise OSError(f"cannot bind gRPC to {address}")
     return server, port
-
-

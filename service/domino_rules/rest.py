@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from flask import Flask, Response, request
 from flask_cors import CORS
@@ -77,7 +78,9 @@ def to_json(message: Message) -> dict[str, Any]:
 
 
 def _json_response(body: Mapping[str, Any], status: int = 200) -> Response:
-    return Response(json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json")
+    return Response(
+        json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json"
+    )
 
 
 def _error_response(error: ApiError) -> Response:
@@ -94,7 +97,9 @@ def _parse(message: Message, body: str) -> None:
     try:
         json_format.ParseDict(data, message)
     except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
-        raise ApiError.malformed(f"the body does not fit {message.DESCRIPTOR.name}: {exc}") from None
+        raise ApiError.malformed(
+            f"the body does not fit {message.DESCRIPTOR.name}: {exc}"
+        ) from None
 
 
 def _view(service: RulesService, name: str, body_rule: str) -> Callable[[], Response]:
@@ -117,7 +122,9 @@ def _view(service: RulesService, name: str, body_rule: str) -> Callable[[], Resp
     return view
 
 
-def create_app(config: Mapping[str, Any] | None = None, service: RulesService | None = None) -> Flask:
+def create_app(
+    config: Mapping[str, Any] | None = None, service: RulesService | None = None
+) -> Flask:
     """The Flask app. ``config`` updates Flask's config; ``service`` defaults to one built
     from the environment (see :class:`Settings`)."""
     app = Flask(__name__)
@@ -136,7 +143,9 @@ def create_app(config: Mapping[str, Any] | None = None, service: RulesService | 
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
-        code, reason = _HTTP_CODES.get(exc.code or 500, (code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST"))
+        code, reason = _HTTP_CODES.get(
+            exc.code or 500, (code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+        )
         body = to_json(to_status(ApiError(code, reason, exc.description or exc.name)))
         return _json_response(body, exc.code or 400)
 

@@ -15,8 +15,8 @@ DOMINO_RULES_REQUIRE_SEALED   0                1 = refuse unsealed tokens
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .api import RulesService
 from .tokens import KeyRing, TokenCodec
@@ -61,11 +61,17 @@ class Settings:
         env = os.environ if env is None else env
         settings = cls(
             host=env.get("DOMINO_RULES_HOST", cls.host),
-            grpc_port=_port("DOMINO_RULES_GRPC_PORT", env.get("DOMINO_RULES_GRPC_PORT", str(cls.grpc_port))),
-            http_port=_port("DOMINO_RULES_HTTP_PORT", env.get("DOMINO_RULES_HTTP_PORT", str(cls.http_port))),
+            grpc_port=_port(
+                "DOMINO_RULES_GRPC_PORT", env.get("DOMINO_RULES_GRPC_PORT", str(cls.grpc_port))
+            ),
+            http_port=_port(
+                "DOMINO_RULES_HTTP_PORT", env.get("DOMINO_RULES_HTTP_PORT", str(cls.http_port))
+            ),
             http_workers=int(env.get("DOMINO_RULES_HTTP_WORKERS", str(cls.http_workers))),
             seal_keys=env.get("DOMINO_RULES_SEAL_KEYS", ""),
-            require_sealed=_flag("DOMINO_RULES_REQUIRE_SEALED", env.get("DOMINO_RULES_REQUIRE_SEALED", "0")),
+            require_sealed=_flag(
+                "DOMINO_RULES_REQUIRE_SEALED", env.get("DOMINO_RULES_REQUIRE_SEALED", "0")
+            ),
         )
         settings.tokens()  # fail now, with a clear message, on a bad key setting
         return settings

@@ -118,14 +118,18 @@ class TokenCodec:
         if len(token) < 2:
             raise TokenError("the state token is truncated (no header)")
         if token[0] != FORMAT_VERSION:
-            raise TokenError(f"unknown state token format {token[0]} (this service reads {FORMAT_VERSION})")
+            raise TokenError(
+                f"unknown state token format {token[0]} (this service reads {FORMAT_VERSION})"
+            )
         n = token[1]
         if len(token) < 2 + n:
             raise TokenError("the state token is truncated (in its key id)")
         header, body = token[: 2 + n], token[2 + n :]
         if n == 0:
             if self.require_sealed:
-                raise TokenError("unsealed state tokens are refused: this service requires sealed tokens")
+                raise TokenError(
+                    "unsealed state tokens are refused: this service requires sealed tokens"
+                )
             if len(body) < _CHECK:
                 raise TokenError("the state token is truncated")
             payload, check = body[:-_CHECK], body[-_CHECK:]
@@ -136,11 +140,15 @@ class TokenCodec:
         aead = self._aead.get(key_id)
         if aead is None:
             if not self._aead:
-                raise TokenError(f"the state token is sealed (key {key_id!r}), and this service has no keys")
+                raise TokenError(
+                    f"the state token is sealed (key {key_id!r}), and this service has no keys"
+                )
             raise TokenError(f"the state token is sealed with unknown key {key_id!r}")
         if len(body) < _NONCE + _TAG:
             raise TokenError("the state token is truncated")
         try:
             return aead.decrypt(body[:_NONCE], body[_NONCE:], header)
         except InvalidTag:
-            raise TokenError("the state token was tampered with or truncated (it does not authenticate)") from None
+            raise TokenError(
+                "the state token was tampered with or truncated (it does not authenticate)"
+            ) from None

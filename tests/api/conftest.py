@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from werkzeug.serving import make_server

@@ -26,7 +26,9 @@ SERVICE = pb.DESCRIPTOR.services_by_name["DominoRules"]
 
 
 class CallError(Exception):
-    def __init__(self, code: str, reason: str, message: str, http_status: int | None = None) -> None:
+    def __init__(
+        self, code: str, reason: str, message: str, http_status: int | None = None
+    ) -> None:
         super().__init__(f"{code} {reason}: {message}")
         self.code, self.reason, self.message, self.http_status = code, reason, message, http_status
 
@@ -73,12 +75,18 @@ class RestDoor:
         status, answer, _ = self.raw(verb, path, data)
         if status != 200:
             reasons = [d.get("reason", "") for d in answer.get("details", [])]
-            raise CallError(code_pb2.Code.Name(answer["code"]), reasons[0] if reasons else "",
-                            answer["message"], status)
+            raise CallError(
+                code_pb2.Code.Name(answer["code"]),
+                reasons[0] if reasons else "",
+                answer["message"],
+                status,
+            )
         return answer
 
     def raw(self, verb: str, path: str, data: bytes | None, headers: dict[str, str] | None = None):
-        request = urllib.request.Request(self.base + path, data=data, method=verb, headers=headers or {})
+        request = urllib.request.Request(
+            self.base + path, data=data, method=verb, headers=headers or {}
+        )
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 body = response.read()

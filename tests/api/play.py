@@ -15,7 +15,9 @@ def new_game(door: Any, ruleset: str, players: int, seed: str, **options: Any) -
     return door.call("NewGame", body)  # type: ignore[no-any-return]
 
 
-def play_to_end(door: Any, game: dict[str, Any], seed: str, *, observe: Any = None) -> dict[str, Any]:
+def play_to_end(
+    door: Any, game: dict[str, Any], seed: str, *, observe: Any = None
+) -> dict[str, Any]:
     """Apply random legal moves (seeded) until MATCH_OVER; returns the last ApplyMove answer."""
     chooser = random.Random(seed)
     state, version, answer = game["state"], game["version"], game

@@ -86,21 +86,43 @@ def double_n(n: int) -> tuple[Tile, ...]:
     return tuple((high, low) for high in range(n + 1) for low in range(high + 1))
 
 
-DOUBLE_SIX = double_n(6)
-DOUBLE_SIX_WITHOUT_BLANK = tuple(t for t in DOUBLE_SIX if t != (0, 0))
+DOUBLE_SIX_SET = double_n(6)
+DOUBLE_SIX_WITHOUT_BLANK = tuple(t for t in DOUBLE_SIX_SET if t != (0, 0))
 CIVIL: tuple[Tile, ...] = (
-    (6, 6), (1, 1), (4, 4), (3, 1), (5, 5), (3, 3), (2, 2), (6, 5), (6, 4), (6, 1), (5, 1),
+    (6, 6),
+    (1, 1),
+    (4, 4),
+    (3, 1),
+    (5, 5),
+    (3, 3),
+    (2, 2),
+    (6, 5),
+    (6, 4),
+    (6, 1),
+    (5, 1),
 )
 MILITARY: tuple[Tile, ...] = (
-    (6, 3), (5, 4), (6, 2), (5, 3), (5, 2), (4, 3), (4, 1), (3, 2), (4, 2), (2, 1),
+    (6, 3),
+    (5, 4),
+    (6, 2),
+    (5, 3),
+    (5, 2),
+    (4, 3),
+    (4, 1),
+    (3, 2),
+    (4, 2),
+    (2, 1),
 )
 CHINESE = tuple(sorted(CIVIL * 2 + MILITARY))
 TWO_CHINESE = tuple(sorted(CHINESE * 2))
 
 
 def test_the_independent_sets_have_the_documented_sizes() -> None:
-    assert (len(DOUBLE_SIX), len(DOUBLE_SIX_WITHOUT_BLANK), len(CHINESE), len(TWO_CHINESE)) == (
-        28, 27, 32, 64,
+    assert (len(DOUBLE_SIX_SET), len(DOUBLE_SIX_WITHOUT_BLANK), len(CHINESE), len(TWO_CHINESE)) == (
+        28,
+        27,
+        32,
+        64,
     )
     assert double_n(18)[-1] == (18, 18) and len(double_n(18)) == 190
     assert CHINESE[:3] == ((1, 1), (1, 1), (2, 1)) and CHINESE[-2:] == ((6, 6), (6, 6))
@@ -109,8 +131,8 @@ def test_the_independent_sets_have_the_documented_sizes() -> None:
 
 def test_the_independent_generator_is_a_uniform_permutation_source() -> None:
     assert sorted(shuffled("x", "deal/1/0", TWO_CHINESE)) == list(TWO_CHINESE)
-    assert shuffled("x", "deal/1/0", DOUBLE_SIX) == shuffled("x", "deal/1/0", DOUBLE_SIX)
-    assert shuffled("x", "deal/1/0", DOUBLE_SIX) != shuffled("x", "deal/2/0", DOUBLE_SIX)
+    assert shuffled("x", "deal/1/0", DOUBLE_SIX_SET) == shuffled("x", "deal/1/0", DOUBLE_SIX_SET)
+    assert shuffled("x", "deal/1/0", DOUBLE_SIX_SET) != shuffled("x", "deal/2/0", DOUBLE_SIX_SET)
     stream = Stream("x", "d")
     dice = [stream.die() for _ in range(600)]
     assert set(dice) == {1, 2, 3, 4, 5, 6}
@@ -189,7 +211,7 @@ def record_deal(door: Any, record: MatchRecord, answer: dict[str, Any]) -> HandR
         hands=[tiles(v["hand"]) for v in views],
         stock=spectator["stock"],
         table=spectator[record.ruleset],
-        internal=RulesService().decode(base64.b64decode(state)).match.hand,
+        internal=RulesService().decode(base64.b64decode(state)).match.hand_state,
         dice=dice_of(answer["events"]),
     )
     assert hand.number == len(record.hands) + 1
@@ -198,7 +220,12 @@ def record_deal(door: Any, record: MatchRecord, answer: dict[str, Any]) -> HandR
 
 
 def play_and_record(
-    door: Any, ruleset: str, players: int, seed: str | None, options: dict[str, Any], moves_seed: str,
+    door: Any,
+    ruleset: str,
+    players: int,
+    seed: str | None,
+    options: dict[str, Any],
+    moves_seed: str,
 ) -> tuple[MatchRecord, str]:
     """Play to MATCH_OVER with random legal moves; returns the record and the revealed seed."""
     body: dict[str, Any] = {"ruleset": ruleset, "players": players, "options": {ruleset: options}}
@@ -220,9 +247,7 @@ def play_and_record(
         if legal["status"] == "HAND_OVER":
             check_seed_hidden(door, state, record.commitment)
         move = chooser.choice(legal["moves"])
-        answer = door.call(
-            "ApplyMove", {"state": state, "move": move, "expected_version": version}
-        )
+        answer = door.call("ApplyMove", {"state": state, "move": move, "expected_version": version})
         if move["kind"] == "NEXT_HAND":
             first = answer["events"][0]
             assert (first["kind"], first["count"]) == ("NEXT_HAND", len(record.hands) + 1)
@@ -256,15 +281,15 @@ def redeal_one_arm_joe(record: MatchRecord, seed: str) -> dict[str, int]:
     for hand in record.hands:
         attempt = 0
         while True:  # [OAJ-3] void while no seat holds a double
-            order = shuffled(seed, f"deal/{hand.number}/{attempt}", DOUBLE_SIX)
+            order = shuffled(seed, f"deal/{hand.number}/{attempt}", DOUBLE_SIX_SET)
             dealt = [sorted(order[3 * s : 3 * s + 3]) for s in range(players)]
-            if any(h == l for seat in dealt for h, l in seat):
+            if any(high == low for seat in dealt for high, low in seat):
                 break
             attempt += 1
         redeals = [e for e in hand.deal_events if e["kind"] == "REDEAL"]
         assert [e["count"] for e in redeals] == list(range(1, attempt + 1)), f"hand {hand.number}"
         assert hand.hands == dealt, f"hand {hand.number}"
-        assert hand.stock == len(DOUBLE_SIX) - 3 * players
+        assert hand.stock == len(DOUBLE_SIX_SET) - 3 * players
         assert as_tuples(hand.internal.boneyard) == order[3 * players :]
         # the highest double leads
         leader = max((t, s) for s, seat in enumerate(dealt) for t in seat if t[0] == t[1])[1]
@@ -371,12 +396,18 @@ CASES: dict[str, tuple[str, int, str, dict[str, Any], tuple[str, ...]]] = {
     "tsair_deng": ("tsair_deng", 3, "check-tsair_deng-0", {"hands": 2}, ("aside",)),
     "tiu_u": ("tiu_u", 3, "check-tiu_u-3", {"hands": 2}, ("pairs laid",)),
     "throw_up": (
-        "throw_up", 3, "check-throw_up-20", {"hands_per_player": 1},
+        "throw_up",
+        3,
+        "check-throw_up-20",
+        {"hands_per_player": 1},
         ("throw-off rethrows", "repeats kept"),
     ),
     "throw_up_rethrow": (
-        "throw_up", 3, "check-throw_up_rethrow-0",
-        {"hands_per_player": 1, "rethrow_repeats": True}, ("rethrows",),
+        "throw_up",
+        3,
+        "check-throw_up_rethrow-0",
+        {"hands_per_player": 1, "rethrow_repeats": True},
+        ("rethrows",),
     ),
 }
 

@@ -25,15 +25,21 @@ def test_grpc_reflection_lists_the_service(grpc_door: GrpcDoor) -> None:
     answer = next(iter(stub.ServerReflectionInfo(iter([request]), timeout=10)))
     names = {s.name for s in answer.list_services_response.service}
     assert "domino_rules.v1.DominoRules" in names and "grpc.health.v1.Health" in names
-    request = reflection_pb2.ServerReflectionRequest(file_containing_symbol="domino_rules.v1.DominoRules")
+    request = reflection_pb2.ServerReflectionRequest(
+        file_containing_symbol="domino_rules.v1.DominoRules"
+    )
     answer = next(iter(stub.ServerReflectionInfo(iter([request]), timeout=10)))
     assert answer.file_descriptor_response.file_descriptor_proto
 
 
 def test_routes_come_from_the_annotations() -> None:
     assert {(verb, path) for _, verb, path, _ in rest.routes()} == {
-        ("GET", "/v1/rulesets"), ("POST", "/v1/games"), ("POST", "/v1/games:legalMoves"),
-        ("POST", "/v1/games:applyMove"), ("POST", "/v1/games:score"), ("POST", "/v1/games:view"),
+        ("GET", "/v1/rulesets"),
+        ("POST", "/v1/games"),
+        ("POST", "/v1/games:legalMoves"),
+        ("POST", "/v1/games:applyMove"),
+        ("POST", "/v1/games:score"),
+        ("POST", "/v1/games:view"),
     }
     assert len(rest.routes()) == len(pb.DESCRIPTOR.services_by_name["DominoRules"].methods)
 
@@ -48,13 +54,22 @@ def test_rest_cors_lets_a_page_on_another_origin_call(rest_door: RestDoor) -> No
     assert status == 200
     assert answer_headers.get("Access-Control-Allow-Origin") in ("*", "https://table.example")
     assert "POST" in answer_headers.get("Access-Control-Allow-Methods", "")
-    status, _, answer_headers = rest_door.raw("GET", "/v1/rulesets", None, {"Origin": "https://table.example"})
+    status, _, answer_headers = rest_door.raw(
+        "GET", "/v1/rulesets", None, {"Origin": "https://table.example"}
+    )
     assert status == 200 and answer_headers.get("Access-Control-Allow-Origin")
 
 
 def test_rest_accepts_camel_case_and_prints_proto_names(rest_door: RestDoor) -> None:
-    game = rest_door.call("NewGame", {"ruleset": "tsair_deng", "players": 2, "seed": "names",
-                                      "options": {"tsair_deng": {"tileSet": "DOUBLE_SIX", "mustPlayIfAble": True}}})
+    game = rest_door.call(
+        "NewGame",
+        {
+            "ruleset": "tsair_deng",
+            "players": 2,
+            "seed": "names",
+            "options": {"tsair_deng": {"tileSet": "DOUBLE_SIX", "mustPlayIfAble": True}},
+        },
+    )
     assert {"game_id", "seed_commitment", "to_act", "state", "version", "status"} <= set(game)
     view = rest_door.call("GetView", {"state": game["state"], "seat": game["to_act"]})
     assert len(view["hand"]) == 14  # double-six, 2 players

@@ -17,7 +17,12 @@ from .doors import CallError, GrpcDoor, RestDoor
 from .play import new_game, play_to_end
 
 #: HTTP status of each gRPC code the service uses (grpc-gateway's mapping).
-HTTP = {"INVALID_ARGUMENT": 400, "FAILED_PRECONDITION": 400, "ABORTED": 409, "RESOURCE_EXHAUSTED": 429}
+HTTP = {
+    "INVALID_ARGUMENT": 400,
+    "FAILED_PRECONDITION": 400,
+    "ABORTED": 409,
+    "RESOURCE_EXHAUSTED": 429,
+}
 
 
 def expect(door: Any, method: str, body: dict[str, Any], code: str, reason: str) -> CallError:
@@ -44,7 +49,9 @@ def legal(door: Any, state: str) -> list[dict[str, Any]]:
 
 
 def test_unknown_ruleset(door: Any) -> None:
-    error = expect(door, "NewGame", {"ruleset": "chess", "players": 2}, "INVALID_ARGUMENT", "UNKNOWN_RULESET")
+    error = expect(
+        door, "NewGame", {"ruleset": "chess", "players": 2}, "INVALID_ARGUMENT", "UNKNOWN_RULESET"
+    )
     assert "chess" in error.message and "one_arm_joe" in error.message
     expect(door, "NewGame", {"players": 2}, "INVALID_ARGUMENT", "UNKNOWN_RULESET")
 
@@ -73,15 +80,25 @@ def test_unknown_enum_number_is_a_bad_option(grpc_door: GrpcDoor) -> None:
 
 @pytest.mark.parametrize("players", [0, 1, 10, -3])
 def test_player_count_out_of_range(door: Any, players: int) -> None:
-    error = expect(door, "NewGame", {"ruleset": "one_arm_joe", "players": players},
-                   "INVALID_ARGUMENT", "BAD_PLAYER_COUNT")
+    error = expect(
+        door,
+        "NewGame",
+        {"ruleset": "one_arm_joe", "players": players},
+        "INVALID_ARGUMENT",
+        "BAD_PLAYER_COUNT",
+    )
     assert "2 to 9" in error.message
 
 
 @pytest.mark.parametrize("seed", ["", "x" * 129, "tab\there"])
 def test_bad_seed(door: Any, seed: str) -> None:
-    expect(door, "NewGame", {"ruleset": "one_arm_joe", "players": 2, "seed": seed},
-           "INVALID_ARGUMENT", "BAD_SEED")
+    expect(
+        door,
+        "NewGame",
+        {"ruleset": "one_arm_joe", "players": 2, "seed": seed},
+        "INVALID_ARGUMENT",
+        "BAD_SEED",
+    )
 
 
 # ------------------------------------------------------------------ tokens
@@ -118,8 +135,13 @@ def test_every_single_byte_flip_is_refused(door: Any, game: dict[str, Any]) -> N
     for i in range(0, len(raw), max(1, len(raw) // 40)):
         bad = bytearray(raw)
         bad[i] ^= 0x40
-        expect(door, "GetView", {"state": base64.b64encode(bytes(bad)).decode()},
-               "INVALID_ARGUMENT", "BAD_STATE_TOKEN")
+        expect(
+            door,
+            "GetView",
+            {"state": base64.b64encode(bytes(bad)).decode()},
+            "INVALID_ARGUMENT",
+            "BAD_STATE_TOKEN",
+        )
 
 
 # ------------------------------------------------------------------ moves
@@ -128,8 +150,13 @@ def test_every_single_byte_flip_is_refused(door: Any, game: dict[str, Any]) -> N
 def test_move_out_of_turn(door: Any, game: dict[str, Any]) -> None:
     move = dict(legal(door, game["state"])[0])
     move["seat"] = (move["seat"] + 1) % 3
-    expect(door, "ApplyMove", {"state": game["state"], "move": move},
-           "FAILED_PRECONDITION", "NOT_YOUR_TURN")
+    expect(
+        door,
+        "ApplyMove",
+        {"state": game["state"], "move": move},
+        "FAILED_PRECONDITION",
+        "NOT_YOUR_TURN",
+    )
 
 
 def test_illegal_move(door: Any, game: dict[str, Any]) -> None:
@@ -137,20 +164,29 @@ def test_illegal_move(door: Any, game: dict[str, Any]) -> None:
     view = door.call("GetView", {"state": game["state"], "seat": seat})
     others = [t for t in view["hand"] if t != view["legal_moves"][0]["tile"]]
     for move in (
-        {"seat": seat, "kind": "PLAY", "tile": others[0]},          # not the highest double
-        {"seat": seat, "kind": "DRAW"},                              # must lead
+        {"seat": seat, "kind": "PLAY", "tile": others[0]},  # not the highest double
+        {"seat": seat, "kind": "DRAW"},  # must lead
         {"seat": seat, "kind": "PLAY", "tile": {"high": 18, "low": 18}},  # not in this set
-        {**view["legal_moves"][0], "end": "LEFT"},                   # a field PLAY has not
+        {**view["legal_moves"][0], "end": "LEFT"},  # a field PLAY has not
     ):
-        error = expect(door, "ApplyMove", {"state": game["state"], "move": move},
-                       "FAILED_PRECONDITION", "ILLEGAL_MOVE")
+        error = expect(
+            door,
+            "ApplyMove",
+            {"state": game["state"], "move": move},
+            "FAILED_PRECONDITION",
+            "ILLEGAL_MOVE",
+        )
         assert "legal moves are" in error.message
 
 
 @pytest.mark.parametrize(
     "move",
-    [None, {"seat": 0}, {"seat": 0, "kind": "PLAY", "tile": {"high": 2, "low": 5}},
-     {"seat": 0, "kind": "PLAY", "tile": {"high": 19, "low": 1}}],
+    [
+        None,
+        {"seat": 0},
+        {"seat": 0, "kind": "PLAY", "tile": {"high": 2, "low": 5}},
+        {"seat": 0, "kind": "PLAY", "tile": {"high": 19, "low": 1}},
+    ],
 )
 def test_malformed_move(door: Any, game: dict[str, Any], move: Any) -> None:
     body: dict[str, Any] = {"state": game["state"]}
@@ -161,28 +197,52 @@ def test_malformed_move(door: Any, game: dict[str, Any], move: Any) -> None:
 
 def test_seat_not_at_the_table(door: Any, game: dict[str, Any]) -> None:
     expect(door, "GetView", {"state": game["state"], "seat": 3}, "INVALID_ARGUMENT", "BAD_SEAT")
-    expect(door, "GetLegalMoves", {"state": game["state"], "seat": -1}, "INVALID_ARGUMENT", "BAD_SEAT")
+    expect(
+        door, "GetLegalMoves", {"state": game["state"], "seat": -1}, "INVALID_ARGUMENT", "BAD_SEAT"
+    )
     move = {**legal(door, game["state"])[0], "seat": 7}
-    expect(door, "ApplyMove", {"state": game["state"], "move": move}, "INVALID_ARGUMENT", "BAD_SEAT")
+    expect(
+        door, "ApplyMove", {"state": game["state"], "move": move}, "INVALID_ARGUMENT", "BAD_SEAT"
+    )
 
 
 def test_move_after_the_match_is_over(door: Any) -> None:
     game = new_game(door, "one_arm_joe", 2, "over", target_score=0)
     last = play_to_end(door, game, "over")
-    expect(door, "ApplyMove", {"state": last["state"], "move": {"seat": 0, "kind": "NEXT_HAND"}},
-           "FAILED_PRECONDITION", "GAME_OVER")
-    expect(door, "ApplyMove", {"state": last["state"], "move": {"seat": 1, "kind": "PASS"}},
-           "FAILED_PRECONDITION", "GAME_OVER")
+    expect(
+        door,
+        "ApplyMove",
+        {"state": last["state"], "move": {"seat": 0, "kind": "NEXT_HAND"}},
+        "FAILED_PRECONDITION",
+        "GAME_OVER",
+    )
+    expect(
+        door,
+        "ApplyMove",
+        {"state": last["state"], "move": {"seat": 1, "kind": "PASS"}},
+        "FAILED_PRECONDITION",
+        "GAME_OVER",
+    )
 
 
 def test_wrong_expected_version(door: Any, game: dict[str, Any]) -> None:
     move = legal(door, game["state"])[0]
-    error = expect(door, "ApplyMove", {"state": game["state"], "move": move, "expected_version": 3},
-                   "ABORTED", "STALE_STATE")
+    error = expect(
+        door,
+        "ApplyMove",
+        {"state": game["state"], "move": move, "expected_version": 3},
+        "ABORTED",
+        "STALE_STATE",
+    )
     assert "version 0" in error.message
     after = door.call("ApplyMove", {"state": game["state"], "move": move, "expected_version": 0})
-    expect(door, "ApplyMove", {"state": after["state"], "move": legal(door, after["state"])[0],
-                               "expected_version": 0}, "ABORTED", "STALE_STATE")
+    expect(
+        door,
+        "ApplyMove",
+        {"state": after["state"], "move": legal(door, after["state"])[0], "expected_version": 0},
+        "ABORTED",
+        "STALE_STATE",
+    )
 
 
 def test_a_rejected_move_changes_nothing(door: Any, game: dict[str, Any]) -> None:
@@ -205,13 +265,19 @@ def test_a_rejected_move_changes_nothing(door: Any, game: dict[str, Any]) -> Non
         (b"[1, 2]", "JSON object"),
         (b'{"ruleset": "one_arm_joe", "players": "two"}', "players"),
         (b'{"ruleset": "one_arm_joe", "players": 2, "colour": "red"}', "colour"),
-        (b'{"ruleset": "one_arm_joe", "players": 2, "options": {"one_arm_joe": {"scoring": "MOST"}}}', "MOST"),
+        (
+            b'{"ruleset": "one_arm_joe", "players": 2, '
+            b'"options": {"one_arm_joe": {"scoring": "MOST"}}}',
+            "MOST",
+        ),
         (b'{"ruleset": "one_arm_joe", "players": 2.5}', "players"),
         (b"\xff\xfe", ""),
     ],
 )
 def test_rest_malformed_json(rest_door: RestDoor, body: bytes, fragment: str) -> None:
-    status, answer, _ = rest_door.raw("POST", "/v1/games", body, {"Content-Type": "application/json"})
+    status, answer, _ = rest_door.raw(
+        "POST", "/v1/games", body, {"Content-Type": "application/json"}
+    )
     assert status == 400
     assert answer["details"][0]["reason"] == "MALFORMED_REQUEST"
     assert fragment in answer["message"]
@@ -266,7 +332,9 @@ def test_rest_never_answers_500_to_mutated_requests(rest_door: RestDoor) -> None
         elif choice == 1:
             body["move"]["tile"] = {"high": chooser.randint(-3, 25), "low": chooser.randint(-3, 25)}
         elif choice == 2:
-            body["move"]["kind"] = chooser.choice(["PLAY", "DRAW", "PASS", "PILE", "NEXT_HAND", 0, 99, "X"])
+            body["move"]["kind"] = chooser.choice(
+                ["PLAY", "DRAW", "PASS", "PILE", "NEXT_HAND", 0, 99, "X"]
+            )
         elif choice == 3:
             body["move"]["seat"] = chooser.randint(-5, 10)
         elif choice == 4:

@@ -18,7 +18,7 @@ ruleset, checked after every move, for every seat and for the spectator (no seat
   ``open_pip``.
 
 What a seat may see is computed here, independently of the service's views, from the
-decoded internal state (``RulesService().decode(token).match.hand``, the ruleset's hand
+decoded internal state (``RulesService().decode(token).match.hand_state``, the ruleset's hand
 dataclass) and RULES.md / DESIGN.md ("Views"):
 
 * One Arm Joe: own hand + the arm. Not: others' hands, the boneyard.
@@ -188,7 +188,7 @@ VISIBLE: dict[str, Callable[[Any, int | None], list[Tile]]] = {
 
 def visible(game: Game, seat: int | None) -> Counter[Tile]:
     """The multiset of tiles ``seat`` (``None``: a spectator) sees at the table now."""
-    return Counter(VISIBLE[game.ruleset.id](game.match.hand, seat))
+    return Counter(VISIBLE[game.ruleset.id](game.match.hand_state, seat))
 
 
 # --------------------------------------------------------------------------- tiles in messages
@@ -337,7 +337,7 @@ class Checker:
             now,
             self.where(step, seat, "GetView.hand + table"),
         )
-        own = list(_own(game.match.hand.hands, seat))
+        own = list(_own(game.match.hand_state.hands, seat))
         assert sorted(tiles_of_field(answer, "hand")) == sorted(own), self.where(
             step, seat, "GetView.hand is not the own hand"
         )
@@ -362,7 +362,7 @@ class Checker:
     ) -> None:
         """A covered tile's place is never shown: each place shows exactly its computed top
         and depth; own discards exactly; others' discards only as counts."""
-        hand, where = game.match.hand, self.where(step, seat, "TsairDengTable")
+        hand, where = game.match.hand_state, self.where(step, seat, "TsairDengTable")
         expected = serpentine_tops(hand.played)
         assert len(shown.places) == PLACES, where
         for number, (place, (top, depth)) in enumerate(zip(shown.places, expected, strict=True)):
@@ -419,7 +419,7 @@ class Checker:
         self.events_redacted(new.events, game.match.last_events, None, f"{self.context}, NewGame")
         for step in range(100_000):
             assert sorted(HAND_FIELDS[self.ruleset_id]) == sorted(
-                f.name for f in dataclasses.fields(game.match.hand)
+                f.name for f in dataclasses.fields(game.match.hand_state)
             ), f"{self.ruleset_id}'s hand has new fields: judge what a seat sees of them"
             now = {s: visible(game, s) for s in seats}
             for seat in seats:
@@ -475,7 +475,9 @@ def test_views_events_and_scores_never_show_a_tile_the_seat_cannot_see(ruleset_i
 def test_the_test_knows_every_registered_ruleset() -> None:
     assert set(CASES) == set(RULESET_IDS) == set(VISIBLE) == set(HAND_FIELDS)
     for ruleset in rules.all_rulesets():
-        assert {f.name for f in dataclasses.fields(ruleset.hand_type)} == HAND_FIELDS[ruleset.id]
+        assert {f.name for f in dataclasses.fields(ruleset.hand_state_type)} == HAND_FIELDS[
+            ruleset.id
+        ]
 
 
 def test_the_visibility_judge_catches_a_leak() -> None:
@@ -487,7 +489,9 @@ def test_the_visibility_judge_catches_a_leak() -> None:
     state = service.NewGame(request).state
     chooser = random.Random("judge")
     game = service.decode(state)
-    while len(game.match.hand.played) <= PLACES + 1 or not all(game.match.hand.discards):
+    while len(game.match.hand_state.played) <= PLACES + 1 or not all(
+        game.match.hand_state.discards
+    ):
         moves = list(service.GetLegalMoves(pb.GetLegalMovesRequest(state=state)).moves)
         plays = [m for m in moves if m.kind == pb.PLAY]
         discards = [m for m in moves if m.kind == pb.DISCARD]
@@ -495,7 +499,7 @@ def test_the_visibility_judge_catches_a_leak() -> None:
         state = service.ApplyMove(pb.ApplyMoveRequest(state=state, move=chooser.choice(pick))).state
         game = service.decode(state)
         assert game.match.status is Status.IN_PROGRESS, "pick a seed that covers a tile mid-hand"
-    hand = game.match.hand
+    hand = game.match.hand_state
     checker = Checker(service, "tsair_deng", "judge")
     now = visible(game, 0)
     honest = service.GetView(pb.GetViewRequest(state=state, seat=0))
@@ -597,10 +601,10 @@ def test_sealed_tokens_hold_no_readable_tiles_ruleset_or_seed() -> None:
     # bytes field; the needle is that field as serialized, framing included, so a chance
     # match in the random ciphertext is out of the question (about 2**-40 per position).
     secrets = {
-        f"seat {s}'s hand": bytes(t.code for t in game.match.hand.hands[s])
+        f"seat {s}'s hand": bytes(t.code for t in game.match.hand_state.hands[s])
         for s in range(game.match.players)
     }
-    secrets["the boneyard"] = bytes(t.code for t in game.match.hand.boneyard)
+    secrets["the boneyard"] = bytes(t.code for t in game.match.hand_state.boneyard)
     for what, codes in secrets.items():
         needle = state_pb2.Value(tiles=codes).SerializeToString()
         assert codes in plain and needle in plain, f"{what} is not where codec.py puts it"

@@ -28,8 +28,13 @@ def test_catalogue_lists_each_ruleset_with_typed_options(door: Any) -> None:
     assert (joe["min_players"], joe["max_players"]) == (2, 9)
     options = {o["name"]: o for o in joe["options"]}
     assert options["set_max_pip"] == {
-        "name": "set_max_pip", "type": "int", "default": "6", "min": 6, "max": 18,
-        "allowed_values": [], "description": options["set_max_pip"]["description"],
+        "name": "set_max_pip",
+        "type": "int",
+        "default": "6",
+        "min": 6,
+        "max": 18,
+        "allowed_values": [],
+        "description": options["set_max_pip"]["description"],
     }
     assert options["scoring"]["type"] == "enum"
     assert options["scoring"]["allowed_values"] == ["OTHERS_TOTAL", "OTHERS_MINUS_OWN"]
@@ -79,7 +84,9 @@ def test_zero_pips_are_printed(rest_door: RestDoor) -> None:
     """[6-0] reads {"high": 6, "low": 0}: zero values are printed."""
     for n in range(40):
         game = new_game(rest_door, "one_arm_joe", 9, f"zeros-{n}")
-        hands = [rest_door.call("GetView", {"state": game["state"], "seat": s})["hand"] for s in range(9)]
+        hands = [
+            rest_door.call("GetView", {"state": game["state"], "seat": s})["hand"] for s in range(9)
+        ]
         tiles = [t for hand in hands for t in hand]
         if {"high": 0, "low": 0} in tiles or any(t["low"] == 0 for t in tiles):
             assert all(set(t) == {"high", "low"} for t in tiles)

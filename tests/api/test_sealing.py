@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import base64
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -21,7 +22,9 @@ OLD, NEW, OTHER = KeyRing.generate("k1"), KeyRing.generate("k2"), KeyRing.genera
 
 
 def _service(keys: str | None, require_sealed: bool = False) -> RulesService:
-    return RulesService(TokenCodec(KeyRing.parse(keys) if keys else None, require_sealed=require_sealed))
+    return RulesService(
+        TokenCodec(KeyRing.parse(keys) if keys else None, require_sealed=require_sealed)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +95,14 @@ def test_unknown_key_tampering_and_truncation_are_refused(doors: dict[str, Any],
     for i in range(len(raw)):
         bad = bytearray(raw)
         bad[i] ^= 0x04
-        error = _reason(doors["old"][kind], "GetView", {"state": base64.b64encode(bytes(bad)).decode()})
+        error = _reason(
+            doors["old"][kind], "GetView", {"state": base64.b64encode(bytes(bad)).decode()}
+        )
         assert error.reason == "BAD_STATE_TOKEN", i
     for cut in (1, 3, 10, len(raw) - 1):
-        error = _reason(doors["old"][kind], "GetView", {"state": base64.b64encode(raw[:cut]).decode()})
+        error = _reason(
+            doors["old"][kind], "GetView", {"state": base64.b64encode(raw[:cut]).decode()}
+        )
         assert error.reason == "BAD_STATE_TOKEN" and "truncated" in error.message
 
 
@@ -110,7 +117,10 @@ def test_require_sealed_refuses_unsealed_tokens(doors: dict[str, Any], kind: str
     error = _reason(doors["required"][kind], "GetView", {"state": game["state"]})
     assert error.reason == "BAD_STATE_TOKEN" and "unsealed" in error.message
     sealed = new_game(doors["required"][kind], "one_arm_joe", 2, "plain")
-    assert doors["required"][kind].call("GetView", {"state": sealed["state"]})["status"] == "IN_PROGRESS"
+    assert (
+        doors["required"][kind].call("GetView", {"state": sealed["state"]})["status"]
+        == "IN_PROGRESS"
+    )
 
 
 def test_sealed_tokens_differ_each_time_but_the_game_does_not(doors: dict[str, Any]) -> None:

@@ -19,7 +19,9 @@ def _matches(ruleset_id: str, count: int):
     ruleset = rules.get(ruleset_id)
     for n in range(count):
         chooser = random.Random(n)
-        match = ruleset.new_match(ruleset.make_options({}), ruleset.player_range(ruleset.make_options({}))[1], f"rt-{n}")
+        match = ruleset.new_match(
+            ruleset.make_options({}), ruleset.player_range(ruleset.make_options({}))[1], f"rt-{n}"
+        )
         yield match
         while match.status is not Status.MATCH_OVER:
             match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
@@ -68,8 +70,10 @@ def test_decoded_state_must_hold_one_set_of_tiles() -> None:
     service = RulesService()
     ruleset = rules.get("one_arm_joe")
     match = ruleset.new_match(ruleset.make_options({}), 3, "forged")
-    hand = dataclasses.replace(match.hand, boneyard=match.hand.boneyard[1:])  # a tile vanished
-    forged = service.encode(Game(ruleset, dataclasses.replace(match, hand=hand), "x", 0))
+    hand = dataclasses.replace(
+        match.hand_state, boneyard=match.hand_state.boneyard[1:]
+    )  # a tile vanished
+    forged = service.encode(Game(ruleset, dataclasses.replace(match, hand_state=hand), "x", 0))
     with pytest.raises(Exception) as caught:
         service.decode(forged)
     assert getattr(caught.value, "reason", "") == "BAD_STATE_TOKEN"

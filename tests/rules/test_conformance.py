@@ -44,19 +44,23 @@ def combinations(ruleset: rules.Ruleset[Any, Any]) -> list[dict[str, Any]]:
     return [dict(c) for c in itertools.product(*axes)]
 
 
-def play_match(ruleset: rules.Ruleset[Any, Any], options: Any, players: int, seed: str, chooser: random.Random) -> int:
+def play_match(
+    ruleset: rules.Ruleset[Any, Any], options: Any, players: int, seed: str, chooser: random.Random
+) -> int:
     match = ruleset.new_match(options, players, seed)
     full = Counter(ruleset.full_set(options))
     moves = 0
     while match.status is not Status.MATCH_OVER:
-        assert Counter(ruleset.all_tiles(match.hand)) == full, "tiles not conserved"
+        assert Counter(ruleset.all_tiles(match.hand_state)) == full, "tiles not conserved"
         legal = ruleset.legal_moves(match)
         to_act = ruleset.to_act(match)
         assert legal, f"no legal move in {match.status}"
         assert all(m.seat == to_act for m in legal)
         assert len(set(legal)) == len(legal), "duplicate legal moves"
         view = ruleset.view(match, to_act)
-        assert view.legal_moves == legal and view.hand == ruleset.hand_tiles(match.hand, to_act)
+        assert view.legal_moves == legal and view.hand == ruleset.hand_tiles(
+            match.hand_state, to_act
+        )
         spectator = ruleset.view(match, None)
         assert spectator.hand == () and spectator.legal_moves == ()
         for seen in (view, spectator):
@@ -67,7 +71,9 @@ def play_match(ruleset: rules.Ruleset[Any, Any], options: Any, players: int, see
                     assert event.tile is None and event.target is None and not event.tiles
         move = chooser.choice(legal)
         if move.kind in FROM_HAND and match.status is Status.IN_PROGRESS:
-            assert move.tile in ruleset.hand_tiles(match.hand, move.seat), f"{move} not from hand"
+            assert move.tile in ruleset.hand_tiles(match.hand_state, move.seat), (
+                f"{move} not from hand"
+            )
         before = repr(match)
         after, events = ruleset.apply(match, move)
         assert repr(match) == before, "apply changed its input"

@@ -21,7 +21,7 @@ from domino_rules.rules import (
     Tile,
     rng,
 )
-from domino_rules.rules.one_arm_joe import OneArmJoeHand
+from domino_rules.rules.one_arm_joe import OneArmJoeHandState
 from domino_rules.rules.tiles import double_n
 
 R = rules.get("one_arm_joe")
@@ -43,7 +43,7 @@ def position(
     leader: int = 0,
     **options: object,
 ) -> Match:
-    hand = OneArmJoeHand(
+    hand = OneArmJoeHandState(
         hands=tuple(tiles(h) for h in hands),
         boneyard=tuple(Tile.parse(t) for t in boneyard.split()),
         line=tuple(Tile.parse(t) for t in line.split()),
@@ -68,10 +68,10 @@ def kinds(events) -> list[EventKind]:
 
 @pytest.mark.parametrize("n", [6, 9, 12, 15, 18])
 def test_oaj1_set_is_western_double_n(n: int) -> None:
-    """[OAJ-1] option set_max_pip picks double-N: (N+1)(N+2)/2 tiles, all dealt or in the boneyard."""
+    """[OAJ-1] option set_max_pip picks double-N: (N+1)(N+2)/2 tiles, dealt or in the boneyard."""
     match = R.new_match(R.make_options({"set_max_pip": n}), 2, "s")
-    assert sorted(R.all_tiles(match.hand)) == sorted(double_n(n))
-    assert len(R.all_tiles(match.hand)) == (n + 1) * (n + 2) // 2
+    assert sorted(R.all_tiles(match.hand_state)) == sorted(double_n(n))
+    assert len(R.all_tiles(match.hand_state)) == (n + 1) * (n + 2) // 2
 
 
 def test_oaj1_default_set_is_double_six_and_range_is_checked() -> None:
@@ -85,10 +85,10 @@ def test_oaj1_default_set_is_double_six_and_range_is_checked() -> None:
 def test_oaj2_three_tiles_each_rest_is_boneyard() -> None:
     """[OAJ-2] each player gets 3 tiles; the rest, shuffled, is the boneyard."""
     match = R.new_match(R.make_options({}), 5, "deal")
-    assert [len(h) for h in match.hand.hands] == [3] * 5
-    assert len(match.hand.boneyard) == 28 - 15
+    assert [len(h) for h in match.hand_state.hands] == [3] * 5
+    assert len(match.hand_state.boneyard) == 28 - 15
     other = R.new_match(R.make_options({}), 5, "deal-2")
-    assert match.hand.boneyard != other.hand.boneyard
+    assert match.hand_state.boneyard != other.hand_state.boneyard
 
 
 @pytest.mark.parametrize(("n", "most"), [(6, 9), (9, 18), (18, 63)])
@@ -108,8 +108,10 @@ def test_oaj2_player_range_is_two_to_a_third_of_the_tiles(n: int, most: int) -> 
 def test_oaj3_highest_double_leads_and_is_the_only_move() -> None:
     """[OAJ-3] the holder of the highest double leads it: their only legal move."""
     match = position(["1-1 6-5 2-0", "4-4 3-3 6-0", "5-2 4-1 3-0"], to_act=1)
-    hand = R.new_match(R.make_options({}), 3, "x").hand
-    match = dataclasses.replace(match, hand=dataclasses.replace(match.hand, to_act=1, leader=1))
+    hand = R.new_match(R.make_options({}), 3, "x").hand_state
+    match = dataclasses.replace(
+        match, hand_state=dataclasses.replace(match.hand_state, to_act=1, leader=1)
+    )
     assert R.legal_moves(match) == (play(1, "4-4"),)
     with pytest.raises(IllegalMoveError):
         R.apply(match, play(1, "3-3"))
@@ -120,9 +122,9 @@ def test_oaj3_deal_leader_holds_the_highest_double() -> None:
     """[OAJ-3] in real deals, the leader holds the highest double dealt."""
     for seed in range(30):
         match = R.new_match(R.make_options({}), 4, f"lead-{seed}")
-        dealt = [(t, s) for s, h in enumerate(match.hand.hands) for t in h if t.is_double]
-        assert max(dealt)[1] == match.hand.to_act == R.to_act(match)
-        assert R.legal_moves(match) == (Move(match.hand.to_act, PLAY, max(dealt)[0]),)
+        dealt = [(t, s) for s, h in enumerate(match.hand_state.hands) for t in h if t.is_double]
+        assert max(dealt)[1] == match.hand_state.to_act == R.to_act(match)
+        assert R.legal_moves(match) == (Move(match.hand_state.to_act, PLAY, max(dealt)[0]),)
 
 
 def test_oaj3_deal_without_a_double_is_redealt() -> None:
@@ -139,8 +141,8 @@ def test_oaj3_deal_without_a_double_is_redealt() -> None:
     assert EventKind.REDEAL in kinds(match.last_events)
     redeals = sum(1 for e in match.last_events if e.kind is EventKind.REDEAL)
     order = rng.shuffled(seed, f"deal/1/{redeals}", tiles6)
-    assert match.hand.hands == (tuple(sorted(order[:3])), tuple(sorted(order[3:6])))
-    assert any(t.is_double for h in match.hand.hands for t in h)
+    assert match.hand_state.hands == (tuple(sorted(order[:3])), tuple(sorted(order[3:6])))
+    assert any(t.is_double for h in match.hand_state.hands for t in h)
 
 
 # ---------------------------------------------------------------- [OAJ-4] [OAJ-5]
@@ -149,8 +151,8 @@ def test_oaj3_deal_without_a_double_is_redealt() -> None:
 def test_oaj4_single_arm_other_end_becomes_open() -> None:
     """[OAJ-4] every tile goes on the one open end; its other end becomes the open end."""
     match = position(["6-3 1-0", "3-2 6-1 5-5"], line="6-6", open_end=6, to_act=0)
-    match, events = R.apply(match, play(0, "6-3"))
-    assert match.hand.open_end == 3 and match.hand.line == tiles("6-6") + (Tile(6, 3),)
+    match, _events = R.apply(match, play(0, "6-3"))
+    assert match.hand_state.open_end == 3 and match.hand_state.line == (*tiles("6-6"), Tile(6, 3))
     # seat 1 holds [6-1], which matched the lead double's other side: only one arm
     assert R.legal_moves(match) == (play(1, "3-2"),)
 
@@ -159,7 +161,7 @@ def test_oaj4_doubles_inline_keep_the_open_end() -> None:
     """[OAJ-4] a double is played inline and leaves the open end unchanged."""
     match = position(["3-3 1-0", "3-2 5-5"], line="6-6 6-3", open_end=3, to_act=0)
     match, _ = R.apply(match, play(0, "3-3"))
-    assert match.hand.open_end == 3
+    assert match.hand_state.open_end == 3
     assert R.view(match, None).table.line[-1] == Tile(3, 3)
 
 
@@ -195,7 +197,7 @@ def test_oaj6_after_the_bonus_play_the_next_seat_has_a_normal_turn() -> None:
     match, _ = R.apply(match, play(0, "5-5"))
     match, events = R.apply(match, play(0, "5-2"))
     assert EventKind.BONUS_TURN not in kinds(events)
-    assert R.to_act(match) == 1 and not match.hand.bonus
+    assert R.to_act(match) == 1 and not match.hand_state.bonus
     assert R.legal_moves(match) == (Move(1, DRAW),)
 
 
@@ -207,7 +209,7 @@ def test_oaj6_bonus_turn_without_a_match_passes_without_drawing() -> None:
     with pytest.raises(IllegalMoveError):
         R.apply(match, Move(0, DRAW))
     match, events = R.apply(match, Move(0, PASS))
-    assert R.to_act(match) == 1 and len(match.hand.boneyard) == 2
+    assert R.to_act(match) == 1 and len(match.hand_state.boneyard) == 2
     assert kinds(events) == [EventKind.PASS]
 
 
@@ -226,15 +228,13 @@ def test_oaj7_must_play_a_matching_tile_any_of_them() -> None:
 
 def test_oaj7_draw_until_a_match_which_is_played_at_once() -> None:
     """[OAJ-7] DRAW takes tiles until one matches and plays it at once; the others stay."""
-    match = position(
-        ["2-2 1-0", "3-3 2-1"], line="6-6 6-4", open_end=4, boneyard="5-5 3-1 4-0 6-2"
-    )
+    match = position(["2-2 1-0", "3-3 2-1"], line="6-6 6-4", open_end=4, boneyard="5-5 3-1 4-0 6-2")
     assert R.legal_moves(match) == (Move(0, DRAW),)
     after, events = R.apply(match, Move(0, DRAW))
     assert kinds(events) == [EventKind.DRAW, EventKind.DRAW, EventKind.AUTO_PLAY]
-    assert after.hand.hands[0] == tiles("2-2 1-0 5-5 3-1")
-    assert after.hand.open_end == 0 and after.hand.line[-1] == Tile(4, 0)
-    assert after.hand.boneyard == (Tile(6, 2),)
+    assert after.hand_state.hands[0] == tiles("2-2 1-0 5-5 3-1")
+    assert after.hand_state.open_end == 0 and after.hand_state.line[-1] == Tile(4, 0)
+    assert after.hand_state.boneyard == (Tile(6, 2),)
     assert R.to_act(after) == 1
     # the drawn tiles are private to the drawer; the played one is public
     seen_by_1 = R.view(after, 1).events
@@ -247,7 +247,7 @@ def test_oaj7_drawn_double_earns_a_bonus_turn() -> None:
     match = position(["2-2 1-0", "3-3 2-1"], line="6-6 6-4", open_end=4, boneyard="4-4 4-2")
     after, events = R.apply(match, Move(0, DRAW))
     assert kinds(events) == [EventKind.AUTO_PLAY, EventKind.BONUS_TURN]
-    assert R.to_act(after) == 0 and after.hand.bonus
+    assert R.to_act(after) == 0 and after.hand_state.bonus
 
 
 def test_oaj7_boneyard_runs_out_the_turn_passes() -> None:
@@ -255,7 +255,7 @@ def test_oaj7_boneyard_runs_out_the_turn_passes() -> None:
     match = position(["2-2 1-0", "3-4 2-1"], line="6-6 6-4", open_end=4, boneyard="5-5 1-1")
     after, events = R.apply(match, Move(0, DRAW))
     assert kinds(events) == [EventKind.DRAW, EventKind.DRAW, EventKind.TURN_PASSED]
-    assert after.hand.boneyard == () and R.to_act(after) == 1
+    assert after.hand_state.boneyard == () and R.to_act(after) == 1
     assert after.status is Status.IN_PROGRESS  # seat 1 holds [4-3]: not blocked
 
 
@@ -296,7 +296,12 @@ def test_oaj8_blocked_hand_ends() -> None:
     after, events = R.apply(after, play(0, "1-0"))  # seat 0 dominoes
     assert after.history[-1].winners == (0,)
     blocked = position(["5-2 1-0", "3-3 2-1"], line="6-6 6-4", open_end=4)
-    blocked = dataclasses.replace(blocked, hand=dataclasses.replace(blocked.hand, hands=(tiles("4-5 1-0"), tiles("3-3 2-1"))))
+    blocked = dataclasses.replace(
+        blocked,
+        hand_state=dataclasses.replace(
+            blocked.hand_state, hands=(tiles("4-5 1-0"), tiles("3-3 2-1"))
+        ),
+    )
     after, events = R.apply(blocked, play(0, "5-4"))  # open end 5: nobody holds a 5
     assert after.status is not Status.IN_PROGRESS and EventKind.HAND_OVER in kinds(events)
     assert after.history[-1].counts == (1, 9)
@@ -324,7 +329,9 @@ def test_oaj8_not_blocked_while_the_boneyard_has_tiles() -> None:
 
 def _end_blocked(hands: list[str], **options: object) -> Match:
     """Seat 0 plays [5-4] on 4 and blocks (nobody holds a 5, the boneyard is empty)."""
-    match = position(["5-4 " + hands[0]] + hands[1:], line="6-6 6-4", open_end=4, target_score=0, **options)
+    match = position(
+        ["5-4 " + hands[0], *hands[1:]], line="6-6 6-4", open_end=4, target_score=0, **options
+    )
     after, _ = R.apply(match, play(0, "5-4"))
     assert after.status is Status.MATCH_OVER
     return after
@@ -392,7 +399,7 @@ def test_oaj10_hand_over_then_next_hand_by_seat_zero() -> None:
     assert nxt.status is Status.IN_PROGRESS and nxt.hand_number == 2
     assert kinds(events)[:2] == [EventKind.NEXT_HAND, EventKind.DEAL]
     # [OAJ-10] every hand is led per [OAJ-3]
-    dealt = [(t, s) for s, h in enumerate(nxt.hand.hands) for t in h if t.is_double]
+    dealt = [(t, s) for s, h in enumerate(nxt.hand_state.hands) for t in h if t.is_double]
     assert R.to_act(nxt) == max(dealt)[1]
     assert R.score(nxt).match_points == (9, 0)
 

@@ -16,7 +16,7 @@ from domino_rules.rules.registry import get
 from domino_rules.rules.throw_up import (
     LaidTile,
     ThrowUp,
-    ThrowUpHand,
+    ThrowUpHandState,
     ThrowUpOptions,
     ThrowUpTable,
     qualifying_totals,
@@ -61,7 +61,7 @@ def make_match(
     options: ThrowUpOptions | None = None,
     hand_number: int = 1,
     history: tuple[HandResult, ...] = (),
-) -> Match[ThrowUpOptions, ThrowUpHand]:
+) -> Match[ThrowUpOptions, ThrowUpHandState]:
     """An exact position; by default the boneyard is every other tile, ascending, after
     the tiles ``front`` names."""
     held = tuple(tiles(h) for h in hands)
@@ -74,7 +74,7 @@ def make_match(
         yard = first + tuple(rest)
     else:
         yard = tuple(Tile.parse(t) for t in boneyard.split())
-    hand = ThrowUpHand(
+    hand = ThrowUpHandState(
         hands=held,
         boneyard=yard,
         line=on_line,
@@ -86,16 +86,14 @@ def make_match(
         idle_rounds=idle_rounds,
         laid_this_round=laid_this_round,
     )
-    return Match(
-        len(hands), options or ThrowUpOptions(), SEED, hand_number, hand, history=history
-    )
+    return Match(len(hands), options or ThrowUpOptions(), SEED, hand_number, hand, history=history)
 
 
 def kinds(events: tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
 
 
-def table(match: Match[ThrowUpOptions, ThrowUpHand]) -> ThrowUpTable:
+def table(match: Match[ThrowUpOptions, ThrowUpHandState]) -> ThrowUpTable:
     return RULES.view(match, None).table
 
 
@@ -115,8 +113,8 @@ def test_thr1_set_and_player_count() -> None:
             RULES.new_match(ThrowUpOptions(), players, SEED)
     for players in (2, 3):
         match = RULES.new_match(ThrowUpOptions(), players, SEED)
-        assert sorted(RULES.all_tiles(match.hand)) == list(FULL_SET)
-        assert len(match.hand.dice) == 3 and all(1 <= d <= 6 for d in match.hand.dice)
+        assert sorted(RULES.all_tiles(match.hand_state)) == list(FULL_SET)
+        assert len(match.hand_state.dice) == 3 and all(1 <= d <= 6 for d in match.hand_state.dice)
 
 
 def test_thr2_throw_off_tie_is_thrown_again() -> None:
@@ -130,7 +128,7 @@ def test_thr2_throw_off_tie_is_thrown_again() -> None:
     ]
     assert sum(dice_events[0].dice) == sum(dice_events[1].dice) == 11
     assert (sum(dice_events[2].dice), sum(dice_events[3].dice)) == (8, 15)
-    assert match.hand.leader == 1 and match.hand.to_act == 1
+    assert match.hand_state.leader == 1 and match.hand_state.to_act == 1
     assert Event(EventKind.LEADER, seat=1) in match.last_events
     # the round-1 throw comes after the leader is known, thrown by the leader
     assert dice_events[4] == Event(EventKind.DICE, seat=1, dice=rng.throw(seed, "dice/1/1/0"))
@@ -143,7 +141,7 @@ def test_thr2_only_the_tied_seats_throw_again() -> None:
     match = RULES.new_match(ThrowUpOptions(), 3, seed)
     throw_off = [(e.seat, sum(e.dice)) for e in match.last_events if e.kind is EventKind.DICE][:-1]
     assert throw_off == [(0, 10), (1, 9), (2, 10), (0, 14), (2, 8)]
-    assert match.hand.leader == 0
+    assert match.hand_state.leader == 0
 
 
 def test_thr2_the_lead_passes_to_the_next_seat() -> None:
@@ -152,7 +150,7 @@ def test_thr2_the_lead_passes_to_the_next_seat() -> None:
     result = HandResult(counts=(0, 1, 1), points=(2, 0, 0), winners=(0,))
     finished = dataclasses.replace(finished, status=Status.HAND_OVER, history=(result,))
     match, events = RULES.apply(finished, Move(0, MoveKind.NEXT_HAND))
-    assert match.hand_number == 2 and match.hand.leader == 0 and match.hand.to_act == 0
+    assert match.hand_number == 2 and match.hand_state.leader == 0 and match.hand_state.to_act == 0
     assert [(e.seat, e.dice) for e in events if e.kind is EventKind.DICE] == [
         (0, rng.throw(SEED, "dice/2/1/0"))
     ]
@@ -161,7 +159,7 @@ def test_thr2_the_lead_passes_to_the_next_seat() -> None:
         dataclasses.replace(match, status=Status.HAND_OVER, history=(result, result)),
         Move(0, MoveKind.NEXT_HAND),
     )
-    assert match.hand.leader == 1
+    assert match.hand_state.leader == 1
 
 
 def test_thr3_deal_seven_each_rest_is_the_boneyard() -> None:
@@ -170,11 +168,11 @@ def test_thr3_deal_seven_each_rest_is_the_boneyard() -> None:
         match = RULES.new_match(ThrowUpOptions(), players, SEED)
         order = rng.shuffled(SEED, "deal/1/0", double_six_without_blank())
         for seat in range(players):
-            assert match.hand.hands[seat] == tuple(sorted(order[7 * seat : 7 * seat + 7]))
-        assert match.hand.boneyard == order[7 * players :]
+            assert match.hand_state.hands[seat] == tuple(sorted(order[7 * seat : 7 * seat + 7]))
+        assert match.hand_state.boneyard == order[7 * players :]
         view = RULES.view(match, 0)
         assert view.hand_sizes == (7,) * players and view.stock == stock
-        assert view.hand == match.hand.hands[0]
+        assert view.hand == match.hand_state.hands[0]
         assert match.last_events[0] == Event(EventKind.DEAL, count=7)
 
 
@@ -211,10 +209,10 @@ def test_thr4_rethrow_repeats() -> None:
         assert [(e.seat, e.dice) for e in events if e.kind is EventKind.DICE] == [
             (0, d) for d in thrown
         ]
-        assert match.hand.dice == thrown[-1]
+        assert match.hand_state.dice == thrown[-1]
     # the first round of a hand has no previous round to repeat
     match = RULES.new_match(ThrowUpOptions(rethrow_repeats=True), 2, seed)
-    assert match.hand.dice == first
+    assert match.hand_state.dice == first
 
 
 def test_thr5_seed_003_worked_example() -> None:
@@ -226,7 +224,7 @@ def test_thr5_seed_003_worked_example() -> None:
     assert table(match).qualifying == (1, 3, 4, 5, 6, 8, 9)
     # every tile but [6-1] (7) qualifies; the first tile names no end
     assert set(RULES.legal_moves(match)) == {
-        play(0, t) for t in "6-3 4-2 2-2 4-1 3-1 5-1".split()
+        play(0, t) for t in ["6-3", "4-2", "2-2", "4-1", "3-1", "5-1"]
     }
     script = [
         play(0, "4-1"),
@@ -245,7 +243,7 @@ def test_thr5_seed_003_worked_example() -> None:
     t = table(match)
     assert t.line == laid("2-2 2-4 4-1 1-3 3-6")
     assert (t.left_end, t.right_end) == (2, 6)
-    assert t.pegs == (6, 0) and match.hand.hands[0] == tiles("6-1 5-1")
+    assert t.pegs == (6, 0) and match.hand_state.hands[0] == tiles("6-1 5-1")
     # the next player: [6-2] [5-3] [5-4] qualify, only [6-2] matches an end (either one)
     assert RULES.to_act(match) == 1
     assert RULES.legal_moves(match) == (play(1, "6-2", End.LEFT), play(1, "6-2", End.RIGHT))
@@ -290,10 +288,13 @@ def test_thr7_draw_one_tile_or_pass() -> None:
     # [6-1] matches the 6 end but 7 is not made by 1, 5, 3; the boneyard's [6-3] would fit
     match = make_match(["6-1 5-5", "6-5 4-4"], line="6-2", front="6-3")
     assert RULES.legal_moves(match) == (Move(0, MoveKind.DRAW),)
-    stock = RULES.stock(match.hand)
+    stock = RULES.stock(match.hand_state)
     match, events = RULES.apply(match, Move(0, MoveKind.DRAW))
     assert events[0] == Event(EventKind.DRAW, seat=0, tile=Tile(6, 3), private_to=0)
-    assert match.hand.hands[0] == tiles("6-1 6-3 5-5") and RULES.stock(match.hand) == stock - 1
+    assert (
+        match.hand_state.hands[0] == tiles("6-1 6-3 5-5")
+        and RULES.stock(match.hand_state) == stock - 1
+    )
     assert RULES.to_act(match) == 1  # [6-3] would fit, but the turn is over
     assert RULES.view(match, 1).events[0].tile is None and RULES.view(match, 1).events[0].hidden
     assert RULES.view(match, 0).events[0].tile == Tile(6, 3)
@@ -309,7 +310,7 @@ def test_thr8_the_leader_throws_after_the_last_player() -> None:
     match, events = RULES.apply(match, Move(0, MoveKind.DRAW))
     assert kinds(events) == [EventKind.DRAW, EventKind.DICE]
     assert events[1] == Event(EventKind.DICE, seat=1, dice=rng.throw(SEED, "dice/1/2/0"))
-    assert (match.hand.round, match.hand.to_act) == (2, 1)
+    assert (match.hand_state.round, match.hand_state.to_act) == (2, 1)
     # the leader's turn in round 2 uses the new throw
     assert table(match).qualifying == qualifying_totals(rng.throw(SEED, "dice/1/2/0"))
 
@@ -320,27 +321,29 @@ def test_thr9_two_idle_rounds_end_the_hand() -> None:
     idle = make_match(["5-1 6-6", "5-2 4-4"], line="5-5", dice=(1, 1, 1), boneyard="")
     once, _ = RULES.apply(idle, Move(0, MoveKind.PASS))
     once, events = RULES.apply(once, Move(1, MoveKind.PASS))
-    assert once.status is Status.IN_PROGRESS and once.hand.idle_rounds == 1
+    assert once.status is Status.IN_PROGRESS and once.hand_state.idle_rounds == 1
     assert EventKind.DICE in kinds(events)
     # the same round after an idle one: the hand ends as the round does
-    second = dataclasses.replace(idle, hand=dataclasses.replace(idle.hand, idle_rounds=1))
+    second = dataclasses.replace(
+        idle, hand_state=dataclasses.replace(idle.hand_state, idle_rounds=1)
+    )
     second, _ = RULES.apply(second, Move(0, MoveKind.PASS))
     assert second.status is Status.IN_PROGRESS
     second, events = RULES.apply(second, Move(1, MoveKind.PASS))
     assert second.status is Status.HAND_OVER and EventKind.DICE not in kinds(events)
     # a tile laid in the round breaks the run
     laid_round = dataclasses.replace(
-        idle, hand=dataclasses.replace(idle.hand, idle_rounds=1, laid_this_round=True)
+        idle, hand_state=dataclasses.replace(idle.hand_state, idle_rounds=1, laid_this_round=True)
     )
     laid_round, _ = RULES.apply(laid_round, Move(0, MoveKind.PASS))
     laid_round, _ = RULES.apply(laid_round, Move(1, MoveKind.PASS))
-    assert laid_round.status is Status.IN_PROGRESS and laid_round.hand.idle_rounds == 0
+    assert laid_round.status is Status.IN_PROGRESS and laid_round.hand_state.idle_rounds == 0
 
 
 def test_thr9_a_blocked_line_ends_the_hand_at_once() -> None:
     """[THR-9] no tile in any hand matches an open end: over at once, boneyard or not."""
     match = make_match(["6-1 3-2", "5-4 4-3"], line="6-6", dice=(3, 4, 2))
-    assert RULES.stock(match.hand) > 0
+    assert RULES.stock(match.hand_state) > 0
     match, events = RULES.apply(match, play(0, "6-1", End.LEFT))
     assert match.status is Status.HAND_OVER
     assert EventKind.TURN_PASSED not in kinds(events)
@@ -397,9 +400,14 @@ def test_thr11_match_is_hands_per_player_times_players() -> None:
             RULES.make_options({"hands_per_player": bad})
     past = HandResult(counts=(1, 2, 3), points=(4, 0, 4), winners=(0,))
 
-    def finish(history: tuple[HandResult, ...]) -> Match[ThrowUpOptions, ThrowUpHand]:
-        match = make_match(["4-1", "6-5 6-6", "4-4 5-0"], line="1-1", dice=(1, 2, 2),
-                           history=history, hand_number=len(history) + 1)
+    def finish(history: tuple[HandResult, ...]) -> Match[ThrowUpOptions, ThrowUpHandState]:
+        match = make_match(
+            ["4-1", "6-5 6-6", "4-4 5-0"],
+            line="1-1",
+            dice=(1, 2, 2),
+            history=history,
+            hand_number=len(history) + 1,
+        )
         return RULES.apply(match, play(0, "4-1", End.RIGHT))[0]
 
     assert finish((past,) * 4).status is Status.HAND_OVER
@@ -407,9 +415,14 @@ def test_thr11_match_is_hands_per_player_times_players() -> None:
     assert over.status is Status.MATCH_OVER and RULES.legal_moves(over) == ()
     # 5 x 4 + (1 + 4) against 0 and 5 x 4: seat 0 alone
     assert RULES.score(over).match_points == (25, 0, 20) and RULES.score(over).winners == (0,)
-    one = make_match(["4-1", "6-5 6-6"], line="1-1", dice=(1, 2, 2),
-                     options=ThrowUpOptions(hands_per_player=1),
-                     history=(HandResult((0, 1), (0, 3), (0,)),), hand_number=2)
+    one = make_match(
+        ["4-1", "6-5 6-6"],
+        line="1-1",
+        dice=(1, 2, 2),
+        options=ThrowUpOptions(hands_per_player=1),
+        history=(HandResult((0, 1), (0, 3), (0,)),),
+        hand_number=2,
+    )
     one, events = RULES.apply(one, play(0, "4-1", End.RIGHT))
     assert one.status is Status.MATCH_OVER
     assert events[-1] == Event(EventKind.MATCH_OVER, seats=(0, 1), scores=(3, 3))
@@ -462,7 +475,7 @@ def test_thr1_thr11_random_matches(players: int, rethrow: bool) -> None:
         chooser = random.Random(f"{players}/{rethrow}/{game}")
         match = RULES.new_match(options, players, f"random-{players}-{rethrow}-{game}")
         for _ in range(2000):
-            assert sorted(RULES.all_tiles(match.hand)) == list(FULL_SET)
+            assert sorted(RULES.all_tiles(match.hand_state)) == list(FULL_SET)
             if match.status is Status.MATCH_OVER:
                 break
             moves = RULES.legal_moves(match)
@@ -470,16 +483,14 @@ def test_thr1_thr11_random_matches(players: int, rethrow: bool) -> None:
             before = match
             match, events = RULES.apply(match, chooser.choice(moves))
             if match.status is Status.IN_PROGRESS and match.hand_number == before.hand_number:
-                assert sum(match.hand.pegs) >= sum(before.hand.pegs)
-                rounds = match.hand.round - before.hand.round
+                assert sum(match.hand_state.pegs) >= sum(before.hand_state.pegs)
+                rounds = match.hand_state.round - before.hand_state.round
                 dice_events = [e for e in events if e.kind is EventKind.DICE]
                 assert (rounds == 0) == (not dice_events)
                 if rethrow and rounds:
-                    assert sorted(match.hand.dice) != sorted(before.hand.dice)
+                    assert sorted(match.hand_state.dice) != sorted(before.hand_state.dice)
         assert match.status is Status.MATCH_OVER
         assert len(match.history) == 2 * players
         for result in match.history:
             fewest = min(result.counts)
-            assert result.winners == tuple(
-                s for s, c in enumerate(result.counts) if c == fewest
-            )
+            assert result.winners == tuple(s for s, c in enumerate(result.counts) if c == fewest)

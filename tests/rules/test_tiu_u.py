@@ -15,7 +15,7 @@ from domino_rules.rules.tiu_u import (
     Catch,
     RedSixes,
     TiuU,
-    TiuUHand,
+    TiuUHandState,
     TiuUOptions,
     TiuUTable,
 )
@@ -52,10 +52,10 @@ def position(
     options: TiuUOptions | None = None,
     hand_number: int = 1,
     history: tuple[HandResult, ...] = (),
-) -> Match[TiuUOptions, TiuUHand]:
+) -> Match[TiuUOptions, TiuUHandState]:
     """An exact position: tiles written as in RULES.md, woodpile in draw order."""
     players = len(hands)
-    hand = TiuUHand(
+    hand = TiuUHandState(
         hands=tuple(tuple(sorted(tiles(h))) for h in hands),
         woodpile=tiles(woodpile),
         lake=tuple(sorted(tiles(lake))),
@@ -76,7 +76,7 @@ def kinds(events: tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
 
 
-def assert_illegal(match: Match[TiuUOptions, TiuUHand], move: Move) -> None:
+def assert_illegal(match: Match[TiuUOptions, TiuUHandState], move: Move) -> None:
     before = repr(match)
     with pytest.raises(IllegalMoveError):
         RULES.apply(match, move)
@@ -106,7 +106,7 @@ def test_tu1_two_chinese_sets_of_64_tiles() -> None:
         RULES.new_match(TiuUOptions(), 5, "seed")
     for players in (2, 3, 4):
         match = RULES.new_match(TiuUOptions(), players, f"tu1-{players}")
-        assert sorted(RULES.all_tiles(match.hand)) == sorted(full)
+        assert sorted(RULES.all_tiles(match.hand_state)) == sorted(full)
 
 
 # --------------------------------------------------------------------------- [TU-2]
@@ -118,7 +118,7 @@ def test_tu2_deal_lake_hands_and_woodpile(players: int, size: int, stock: int) -
     seed = f"tu2-{players}"
     match = RULES.new_match(TiuUOptions(), players, seed)
     order = rng.shuffled(seed, "deal/1/0", two_chinese_sets())
-    hand = match.hand
+    hand = match.hand_state
     assert hand.lake == tuple(sorted(order[:16]))
     for seat in range(players):
         dealt = order[64 - size * (seat + 1) : 64 - size * seat]
@@ -131,7 +131,7 @@ def test_tu2_deal_lake_hands_and_woodpile(players: int, size: int, stock: int) -
     after, events = RULES.apply(match, RULES.legal_moves(match)[0])
     reveal = next(e for e in events if e.kind is EventKind.REVEAL)
     assert reveal.tile == order[64 - size * players - 1]
-    assert RULES.stock(after.hand) == stock - 1
+    assert RULES.stock(after.hand_state) == stock - 1
     # a seat sees its own hand only; the lake is public
     view = RULES.view(match, 1)
     assert view.hand == hand.hands[1]
@@ -166,9 +166,9 @@ def test_tu3_supreme_pair_matches_across_pip_totals() -> None:
     assert events[0] == Event(
         EventKind.CAPTURE, seat=0, tile=T("2-1"), target=T("4-2"), tiles=tiles("2-1 4-2")
     )
-    assert after.hand.catches[0] == tiles("2-1 4-2")
-    assert after.hand.lake == tiles("5-1 6-6")
-    assert after.hand.hands[0] == ()
+    assert after.hand_state.catches[0] == tiles("2-1 4-2")
+    assert after.hand_state.lake == tiles("5-1 6-6")
+    assert after.hand_state.hands[0] == ()
 
     match = position(["4-2", "6-3"], "2-1 3-3 5-1 6-3 4-1", "1-1")
     targets = [m.target for m in RULES.legal_moves(match)]
@@ -227,8 +227,8 @@ def test_tu5_capture_is_compulsory_one_move_per_distinct_pair() -> None:
     # one move is the whole turn: hand step, then the draw step
     after, events = RULES.apply(match, mv(0, CAPTURE, "6-4", "5-5"))
     assert kinds(events) == [EventKind.CAPTURE, EventKind.REVEAL, EventKind.TO_LAKE]
-    assert after.hand.hands[0] == tiles("5-1 5-1")
-    assert after.hand.woodpile == tiles("2-2")
+    assert after.hand_state.hands[0] == tiles("5-1 5-1")
+    assert after.hand_state.woodpile == tiles("2-2")
     assert RULES.to_act(after) == 1
 
 
@@ -238,8 +238,8 @@ def test_tu5_may_decline_makes_pass_always_legal() -> None:
     assert RULES.legal_moves(match) == (mv(0, CAPTURE, "5-1", "3-3"), mv(0, PASS))
     after, events = RULES.apply(match, mv(0, PASS))
     assert kinds(events) == [EventKind.PASS, EventKind.REVEAL, EventKind.TO_LAKE]
-    assert after.hand.hands[0] == tiles("5-1")
-    assert after.hand.lake == tiles("1-1 3-3")
+    assert after.hand_state.hands[0] == tiles("5-1")
+    assert after.hand_state.lake == tiles("1-1 3-3")
 
 
 def test_tu5_pass_only_when_nothing_matches_and_unmatched_tiles_stay() -> None:
@@ -247,12 +247,12 @@ def test_tu5_pass_only_when_nothing_matches_and_unmatched_tiles_stay() -> None:
     match = position(["6-5 2-1", "2-2"], "5-5 5-1", "4-3 2-2")
     assert RULES.legal_moves(match) == (mv(0, PASS),)
     after, _ = RULES.apply(match, mv(0, PASS))
-    assert after.hand.hands[0] == tiles("2-1 6-5")
+    assert after.hand_state.hands[0] == tiles("2-1 6-5")
     # an empty hand: PASS is the hand step, and the player still draws
     match = position(["", "2-2"], "5-5 5-1", "3-3 2-2")
     assert RULES.legal_moves(match) == (mv(0, PASS),)
-    after, events = RULES.apply(match, mv(0, PASS))
-    assert after.hand.catches[0] == tiles("3-3 5-1")
+    after, _events = RULES.apply(match, mv(0, PASS))
+    assert after.hand_state.catches[0] == tiles("3-3 5-1")
 
 
 def test_tu5_seat_zero_leads_then_each_hand_one_seat_on() -> None:
@@ -281,9 +281,9 @@ def test_tu6_drawn_tile_with_one_option_captures_at_once() -> None:
         Event(EventKind.REVEAL, seat=0, tile=T("4-2")),
         Event(EventKind.CAPTURE, seat=0, tile=T("4-2"), target=T("5-1"), tiles=tiles("4-2 5-1")),
     )
-    assert after.hand.catches[0] == tiles("4-2 5-1")
-    assert after.hand.lake == tiles("5-1 6-4")
-    assert after.hand.drawn is None
+    assert after.hand_state.catches[0] == tiles("4-2 5-1")
+    assert after.hand_state.lake == tiles("5-1 6-4")
+    assert after.hand_state.drawn is None
     assert RULES.to_act(after) == 1
 
 
@@ -292,8 +292,8 @@ def test_tu6_drawn_tile_with_no_match_joins_the_lake() -> None:
     match = position(["6-5", "2-2"], "5-1 6-4", "4-3 2-2")
     after, events = RULES.apply(match, mv(0, PASS))
     assert events[-1] == Event(EventKind.TO_LAKE, seat=0, tile=T("4-3"))
-    assert after.hand.lake == tiles("4-3 5-1 6-4")
-    assert after.hand.catches[0] == ()
+    assert after.hand_state.lake == tiles("4-3 5-1 6-4")
+    assert after.hand_state.catches[0] == ()
     assert RULES.to_act(after) == 1
 
 
@@ -302,7 +302,7 @@ def test_tu6_drawn_tile_with_a_choice_of_two_lake_tiles() -> None:
     match = position(["6-5", "2-2"], "5-1 3-3 6-4", "4-2 1-1")
     choosing, events = RULES.apply(match, mv(0, PASS))
     assert events[-1] == Event(EventKind.CHOICE, seat=0, tile=T("4-2"), tiles=tiles("3-3 5-1"))
-    assert choosing.hand.drawn == T("4-2")
+    assert choosing.hand_state.drawn == T("4-2")
     assert choosing.status is Status.IN_PROGRESS
     assert RULES.to_act(choosing) == 0
     assert RULES.legal_moves(choosing) == (
@@ -312,7 +312,7 @@ def test_tu6_drawn_tile_with_a_choice_of_two_lake_tiles() -> None:
     view = RULES.view(choosing, None)
     assert view.table.drawn == T("4-2")
     assert Event(EventKind.REVEAL, seat=0, tile=T("4-2")) in view.events
-    assert sorted(RULES.all_tiles(choosing.hand)) == sorted(RULES.all_tiles(match.hand))
+    assert sorted(RULES.all_tiles(choosing.hand_state)) == sorted(RULES.all_tiles(match.hand_state))
     # a CAPTURE_DRAWN naming a tile the drawn tile cannot take, or a hand step
     assert_illegal(choosing, mv(0, CAPTURE_DRAWN, "4-2", "6-4"))
     assert_illegal(choosing, mv(0, CAPTURE_DRAWN, "5-1", "5-1"))
@@ -321,9 +321,9 @@ def test_tu6_drawn_tile_with_a_choice_of_two_lake_tiles() -> None:
     assert events == (
         Event(EventKind.CAPTURE, seat=0, tile=T("4-2"), target=T("5-1"), tiles=tiles("4-2 5-1")),
     )
-    assert after.hand.drawn is None
-    assert after.hand.lake == tiles("3-3 6-4")
-    assert after.hand.catches[0] == tiles("4-2 5-1")
+    assert after.hand_state.drawn is None
+    assert after.hand_state.lake == tiles("3-3 6-4")
+    assert after.hand_state.catches[0] == tiles("4-2 5-1")
     assert RULES.to_act(after) == 1
 
 
@@ -336,11 +336,11 @@ def test_tu7_pile_then_taken_by_the_fourth_tile_from_hand() -> None:
     assert RULES.legal_moves(match) == (mv(0, CAPTURE, "5-1", "5-1"), mv(0, PILE, "5-1"))
     piled, events = RULES.apply(match, mv(0, PILE, "5-1"))
     assert events[0] == Event(EventKind.PILE, seat=0, tile=T("5-1"), tiles=tiles("5-1 5-1 5-1"))
-    assert piled.hand.piles == tiles("5-1")
-    assert piled.hand.lake == tiles("1-1 6-4")
-    assert piled.hand.hands[0] == tiles("6-5")
+    assert piled.hand_state.piles == tiles("5-1")
+    assert piled.hand_state.lake == tiles("1-1 6-4")
+    assert piled.hand_state.hands[0] == tiles("6-5")
     assert RULES.view(piled, None).table.piles == tiles("5-1")
-    assert sorted(RULES.all_tiles(piled.hand)) == sorted(RULES.all_tiles(match.hand))
+    assert sorted(RULES.all_tiles(piled.hand_state)) == sorted(RULES.all_tiles(match.hand_state))
     # seat 1: [3-3] matches [5-1] by pips but cannot take a pile tile
     assert RULES.legal_moves(piled) == (mv(1, CAPTURE, "5-1", "5-1"),)
     assert_illegal(piled, mv(1, CAPTURE, "3-3", "5-1"))
@@ -348,8 +348,8 @@ def test_tu7_pile_then_taken_by_the_fourth_tile_from_hand() -> None:
     assert events[0] == Event(
         EventKind.CAPTURE, seat=1, tile=T("5-1"), target=T("5-1"), tiles=tiles("5-1 5-1 5-1 5-1")
     )
-    assert taken.hand.catches[1] == tiles("5-1 5-1 5-1 5-1")
-    assert taken.hand.piles == ()
+    assert taken.hand_state.catches[1] == tiles("5-1 5-1 5-1 5-1")
+    assert taken.hand_state.piles == ()
 
 
 def test_tu7_pile_taken_by_a_drawn_fourth_tile() -> None:
@@ -359,13 +359,13 @@ def test_tu7_pile_taken_by_a_drawn_fourth_tile() -> None:
     assert events[-1] == Event(
         EventKind.CAPTURE, seat=0, tile=T("5-1"), target=T("5-1"), tiles=tiles("5-1 5-1 5-1 5-1")
     )
-    assert after.hand.piles == ()
-    assert after.hand.catches[0] == tiles("5-1 5-1 5-1 5-1")
+    assert after.hand_state.piles == ()
+    assert after.hand_state.catches[0] == tiles("5-1 5-1 5-1 5-1")
     # a merely matching drawn tile leaves the pile alone
     match = position(["6-5", "2-2"], "6-4", "3-3 2-2", piles="5-1")
     after, events = RULES.apply(match, mv(0, PASS))
     assert events[-1].kind is EventKind.TO_LAKE
-    assert after.hand.piles == tiles("5-1")
+    assert after.hand_state.piles == tiles("5-1")
 
 
 def test_tu7_drawn_fourth_tile_may_choose_the_pile_or_a_lake_tile() -> None:
@@ -374,8 +374,8 @@ def test_tu7_drawn_fourth_tile_may_choose_the_pile_or_a_lake_tile() -> None:
     choosing, events = RULES.apply(match, mv(0, PASS))
     assert events[-1] == Event(EventKind.CHOICE, seat=0, tile=T("5-1"), tiles=tiles("3-3 5-1"))
     after, _ = RULES.apply(choosing, mv(0, CAPTURE_DRAWN, "5-1", "5-1"))
-    assert after.hand.catches[0] == tiles("5-1 5-1 5-1 5-1")
-    assert after.hand.lake == tiles("3-3 6-4")
+    assert after.hand_state.catches[0] == tiles("5-1 5-1 5-1 5-1")
+    assert after.hand_state.lake == tiles("3-3 6-4")
 
 
 def test_tu7_pile_needs_two_identical_lake_tiles_and_an_unseen_fourth() -> None:
@@ -401,12 +401,10 @@ def test_tu7_pile_needs_two_identical_lake_tiles_and_an_unseen_fourth() -> None:
 
 def test_tu8_hand_ends_when_the_last_draw_is_resolved() -> None:
     """[TU-8] the last draw, even one with a choice, ends the hand; leftovers score nil."""
-    match = position(
-        ["6-6 6-5", "5-5"], "5-1 3-3 4-4", "4-2", piles="1-1", catches=["6-4 5-5", ""]
-    )
+    match = position(["6-6 6-5", "5-5"], "5-1 3-3 4-4", "4-2", piles="1-1", catches=["6-4 5-5", ""])
     choosing, events = RULES.apply(match, mv(0, PASS))
     assert choosing.status is Status.IN_PROGRESS
-    assert RULES.stock(choosing.hand) == 0
+    assert RULES.stock(choosing.hand_state) == 0
     assert EventKind.HAND_OVER not in kinds(events)
     over, events = RULES.apply(choosing, mv(0, CAPTURE_DRAWN, "4-2", "3-3"))
     assert over.status is Status.MATCH_OVER
@@ -492,7 +490,7 @@ def test_tu10_single_winner_and_a_match_of_two_hands() -> None:
 # --------------------------------------------------------------------------- random matches
 
 
-def _public(hand: TiuUHand) -> set[Tile]:
+def _public(hand: TiuUHandState) -> set[Tile]:
     tiles_up = set(hand.lake) | set(hand.piles) | {t for c in hand.catches for t in c}
     if hand.drawn is not None:
         tiles_up.add(hand.drawn)
@@ -516,23 +514,23 @@ def test_random_matches_conserve_tiles_and_finish(
         match = RULES.new_match(options, players, seed)
         moves = 0
         while match.status is not Status.MATCH_OVER:
-            assert sorted(RULES.all_tiles(match.hand)) == full
+            assert sorted(RULES.all_tiles(match.hand_state)) == full
             legal = RULES.legal_moves(match)
             assert legal and len(set(legal)) == len(legal)
             if match.status is Status.IN_PROGRESS:
                 seat = RULES.to_act(match)
                 view = RULES.view(match, seat)
                 assert view.legal_moves == legal
-                assert view.hand == match.hand.hands[seat]
+                assert view.hand == match.hand_state.hands[seat]
                 assert isinstance(view.table, TiuUTable)
                 assert all(isinstance(c, Catch) for c in view.table.catches)
                 for move in legal:
                     if move.kind is CAPTURE or move.kind is PILE:
-                        assert move.tile in match.hand.hands[seat]
+                        assert move.tile in match.hand_state.hands[seat]
             old, before = match, repr(match)
             match, events = RULES.apply(match, pick.choice(legal))
             assert repr(old) == before  # apply never changes the state passed in
-            public = _public(match.hand)
+            public = _public(match.hand_state)
             for event in (e.for_seat(None) for e in events):
                 shown = [t for t in (event.tile, event.target, *event.tiles) if t is not None]
                 assert all(t in public for t in shown), event

@@ -15,7 +15,7 @@ from domino_rules.rules.base import EventKind, HandResult, Match, Move, MoveKind
 from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile
-from domino_rules.rules.tsair_deng import TileSet, TsairDengHand
+from domino_rules.rules.tsair_deng import TileSet, TsairDengHandState
 
 RULES = get("tsair_deng")
 SEED = "tsair-deng-test"
@@ -44,9 +44,9 @@ def position(
     to_act: int = 0,
     leader: int = 0,
     unused: str = "",
-) -> TsairDengHand:
+) -> TsairDengHandState:
     players = len(hands)
-    return TsairDengHand(
+    return TsairDengHandState(
         hands=tuple(ts(h) for h in hands),
         discards=tuple(tuple(t(w) for w in d.split()) for d in (discards or [""] * players)),
         played=tuple(t(w) for w in played.split()),
@@ -57,10 +57,17 @@ def position(
     )
 
 
-def match_of(hand: TsairDengHand, opts: Any = None, *, hand_number: int = 1,
-             history: tuple[HandResult, ...] = (), status: Status = Status.IN_PROGRESS) -> Match:
-    return Match(len(hand.hands), opts or options(), SEED, hand_number, hand,
-                 history=history, status=status)
+def match_of(
+    hand: TsairDengHandState,
+    opts: Any = None,
+    *,
+    hand_number: int = 1,
+    history: tuple[HandResult, ...] = (),
+    status: Status = Status.IN_PROGRESS,
+) -> Match:
+    return Match(
+        len(hand.hands), opts or options(), SEED, hand_number, hand, history=history, status=status
+    )
 
 
 def played_result(points: tuple[int, ...], winner: int = 0) -> HandResult:
@@ -132,7 +139,7 @@ def test_td1_tile_set_option_and_sets() -> None:
 
     for name, full in (("CHINESE", chinese), ("DOUBLE_SIX", Counter(six))):
         match = RULES.new_match(options(tile_set=name), 4, SEED)
-        assert Counter(RULES.all_tiles(match.hand)) == full
+        assert Counter(RULES.all_tiles(match.hand_state)) == full
 
 
 # --------------------------------------------------------------------------- [TD-2]
@@ -141,15 +148,19 @@ def test_td1_tile_set_option_and_sets() -> None:
 @pytest.mark.parametrize(
     ("tile_set", "players", "size", "aside"),
     [
-        ("CHINESE", 2, 16, 0), ("CHINESE", 3, 10, 2), ("CHINESE", 4, 8, 0),
-        ("DOUBLE_SIX", 2, 14, 0), ("DOUBLE_SIX", 3, 9, 1), ("DOUBLE_SIX", 4, 7, 0),
+        ("CHINESE", 2, 16, 0),
+        ("CHINESE", 3, 10, 2),
+        ("CHINESE", 4, 8, 0),
+        ("DOUBLE_SIX", 2, 14, 0),
+        ("DOUBLE_SIX", 3, 9, 1),
+        ("DOUBLE_SIX", 4, 7, 0),
     ],
 )
 def test_td2_deal_sizes(tile_set: str, players: int, size: int, aside: int) -> None:
     """[TD-2] 16/10/8 Chinese, 14/9/7 double-six; tiles left over with 3 are not used."""
     opts = options(tile_set=tile_set)
     match = RULES.new_match(opts, players, SEED)
-    hand = match.hand
+    hand = match.hand_state
     assert [len(h) for h in hand.hands] == [size] * players
     assert len(hand.unused) == aside
     assert match.last_events[0].kind is EventKind.DEAL and match.last_events[0].count == size
@@ -186,7 +197,7 @@ def test_td3_chinese_first_leader_is_random() -> None:
         seed = f"lead-{i}"
         match = RULES.new_match(options(), 4, seed)
         expected = rng.Stream(seed, "lead/1").below(4)
-        assert match.hand.leader == match.hand.to_act == RULES.to_act(match) == expected
+        assert match.hand_state.leader == match.hand_state.to_act == RULES.to_act(match) == expected
         assert [(e.kind, e.seat) for e in match.last_events][-1] == (EventKind.LEADER, expected)
         leaders.add(expected)
     assert len(leaders) > 1  # not always the same seat
@@ -197,11 +208,11 @@ def test_td3_double_six_holder_of_6_6_leads_any_tile() -> None:
     leaders = set()
     for i in range(8):
         match = RULES.new_match(options(tile_set="DOUBLE_SIX"), 4, f"six-{i}")
-        leader = match.hand.leader
-        assert t("6-6") in match.hand.hands[leader]
+        leader = match.hand_state.leader
+        assert t("6-6") in match.hand_state.hands[leader]
         assert RULES.to_act(match) == leader
         led = {m.tile for m in RULES.legal_moves(match)}
-        assert led == set(match.hand.hands[leader])  # any tile, not only [6-6]
+        assert led == set(match.hand_state.hands[leader])  # any tile, not only [6-6]
         leaders.add(leader)
     assert len(leaders) > 1
 
@@ -211,11 +222,11 @@ def test_td3_double_six_aside_gives_a_random_leader() -> None:
     for i in range(500):
         seed = f"aside-{i}"
         match = RULES.new_match(options(tile_set="DOUBLE_SIX"), 3, seed)
-        if match.hand.unused == (t("6-6"),):
+        if match.hand_state.unused == (t("6-6"),):
             break
     else:  # pragma: no cover
         pytest.fail("no deal put [6-6] aside")
-    assert match.hand.leader == rng.Stream(seed, "lead/1").below(3)
+    assert match.hand_state.leader == rng.Stream(seed, "lead/1").below(3)
 
 
 @pytest.mark.parametrize("tile_set", ["CHINESE", "DOUBLE_SIX"])
@@ -225,15 +236,22 @@ def test_td3_previous_winner_leads_next_hand(tile_set: str) -> None:
     found_non_holder = False
     for i in range(20):
         seed = f"next-{i}"
-        done = Match(4, options(tile_set=tile_set), seed, 1, finished,
-                     history=(played_result((9, 8, 0, 7), winner=2),), status=Status.HAND_OVER)
+        done = Match(
+            4,
+            options(tile_set=tile_set),
+            seed,
+            1,
+            finished,
+            history=(played_result((9, 8, 0, 7), winner=2),),
+            status=Status.HAND_OVER,
+        )
         assert RULES.legal_moves(done) == (Move(0, NEXT_HAND),)
         new, events = RULES.apply(done, Move(0, NEXT_HAND))
         assert new.hand_number == 2 and new.status is Status.IN_PROGRESS
-        assert new.hand.leader == new.hand.to_act == 2
+        assert new.hand_state.leader == new.hand_state.to_act == 2
         assert [e.kind for e in events] == [EventKind.NEXT_HAND, EventKind.DEAL, EventKind.LEADER]
         assert events[-1].seat == 2
-        found_non_holder |= t("6-6") not in new.hand.hands[2]
+        found_non_holder |= t("6-6") not in new.hand_state.hands[2]
     assert found_non_holder
 
 
@@ -248,13 +266,15 @@ def test_td4_lead_names_the_open_half() -> None:
     """[TD-4] the leader plays any tile and names open_pip: either half, a double's own."""
     match = lead_position()
     assert moves_text(RULES.legal_moves(match)) == [
-        "1 PLAY [2-1] open=2", "1 PLAY [2-1] open=1",
+        "1 PLAY [2-1] open=2",
+        "1 PLAY [2-1] open=1",
         "1 PLAY [3-3] open=3",
-        "1 PLAY [6-4] open=6", "1 PLAY [6-4] open=4",
+        "1 PLAY [6-4] open=6",
+        "1 PLAY [6-4] open=4",
     ]
     new, events = RULES.apply(match, Move(1, PLAY, t("6-4"), open_pip=4))
-    assert new.hand.open_pip == 4
-    assert new.hand.hands[1] == ts("6-4 3-3 2-1")
+    assert new.hand_state.open_pip == 4
+    assert new.hand_state.hands[1] == ts("6-4 3-3 2-1")
     assert [(e.kind, e.seat, e.tile, e.open_pip) for e in events] == [
         (EventKind.PLAY, 1, t("6-4"), 4)
     ]
@@ -264,9 +284,9 @@ def test_td4_lead_names_the_open_half() -> None:
     assert tops(view)[0] == t("6-4")
 
     other, _ = RULES.apply(match, Move(1, PLAY, t("6-4"), open_pip=6))
-    assert other.hand.open_pip == 6
+    assert other.hand_state.open_pip == 6
     double, _ = RULES.apply(match, Move(1, PLAY, t("3-3"), open_pip=3))
-    assert double.hand.open_pip == 3
+    assert double.hand_state.open_pip == 3
 
 
 def test_td4_bad_leads_are_illegal() -> None:
@@ -290,7 +310,10 @@ def turn_position(opts: Any = None, *, open_pip: int = 3) -> Match:
     return match_of(
         position(
             ["6-6 1-1", "4-4 6-5", "6-3 3-3 5-1 5-1 4-2"],
-            played="5-3", open_pip=open_pip, to_act=2, leader=1,
+            played="5-3",
+            open_pip=open_pip,
+            to_act=2,
+            leader=1,
         ),
         opts,
     )
@@ -300,22 +323,26 @@ def test_td5_play_or_discard() -> None:
     """[TD-5] play a tile matching the open half (no open_pip), or discard any tile."""
     match = turn_position()
     assert moves_text(RULES.legal_moves(match)) == [
-        "2 PLAY [3-3]", "2 PLAY [6-3]",
-        "2 DISCARD [3-3]", "2 DISCARD [4-2]", "2 DISCARD [5-1]", "2 DISCARD [6-3]",
+        "2 PLAY [3-3]",
+        "2 PLAY [6-3]",
+        "2 DISCARD [3-3]",
+        "2 DISCARD [4-2]",
+        "2 DISCARD [5-1]",
+        "2 DISCARD [6-3]",
     ]
     # the other half becomes the open half
     new, events = RULES.apply(match, Move(2, PLAY, t("6-3")))
-    assert new.hand.open_pip == 6
+    assert new.hand_state.open_pip == 6
     assert (events[0].kind, events[0].tile, events[0].open_pip) == (EventKind.PLAY, t("6-3"), 6)
     assert RULES.view(new, None).table.played == 2
     assert RULES.to_act(new) == 0
     # a double keeps it
     new, _ = RULES.apply(match, Move(2, PLAY, t("3-3")))
-    assert new.hand.open_pip == 3
+    assert new.hand_state.open_pip == 3
     # a discard is face down: only the discarder sees the tile
     new, events = RULES.apply(match, Move(2, DISCARD, t("5-1")))
-    assert new.hand.open_pip == 3 and new.hand.played == (t("5-3"),)
-    assert new.hand.hands[2] == ts("6-3 3-3 5-1 4-2")
+    assert new.hand_state.open_pip == 3 and new.hand_state.played == (t("5-3"),)
+    assert new.hand_state.hands[2] == ts("6-3 3-3 5-1 4-2")
     assert (events[0].kind, events[0].seat, events[0].tile) == (EventKind.DISCARD, 2, t("5-1"))
     own = RULES.view(new, 2)
     assert own.events[0].tile == t("5-1") and not own.events[0].hidden
@@ -364,7 +391,25 @@ def test_td5_bad_moves_are_illegal() -> None:
 # --------------------------------------------------------------------------- [TD-6]
 
 # A double-six chain of 17 tiles; the 11 others are spare tiles in the two hands.
-CHAIN = "6-6 6-5 5-5 5-4 4-4 4-3 3-3 3-2 2-2 2-1 1-1 1-0 0-0 6-0 6-4 4-2 2-0".split()
+CHAIN = [
+    "6-6",
+    "6-5",
+    "5-5",
+    "5-4",
+    "4-4",
+    "4-3",
+    "3-3",
+    "3-2",
+    "2-2",
+    "2-1",
+    "1-1",
+    "1-0",
+    "0-0",
+    "6-0",
+    "6-4",
+    "4-2",
+    "2-0",
+]
 
 
 def serpentine_start() -> Match:
@@ -376,7 +421,7 @@ def serpentine_start() -> Match:
 
 
 def play_chain(match: Match, upto: int) -> Match:
-    for n in range(len(match.hand.played) + 1, upto + 1):
+    for n in range(len(match.hand_state.played) + 1, upto + 1):
         seat = RULES.to_act(match)
         tile = t(CHAIN[n - 1])
         move = Move(seat, PLAY, tile, open_pip=6) if n == 1 else Move(seat, PLAY, tile)
@@ -434,8 +479,14 @@ def test_td6_serpentine_covers_tiles_9_16_17() -> None:
 def test_td7_hand_ends_when_every_tile_is_used() -> None:
     """[TD-7] the hand goes on until every player has played or discarded every tile."""
     match = match_of(
-        position(["6-3", "5-5", "3-1"], discards=["6-6", "4-4", "6-5"], played="2-1 1-1",
-                 open_pip=1, to_act=1, leader=1)
+        position(
+            ["6-3", "5-5", "3-1"],
+            discards=["6-6", "4-4", "6-5"],
+            played="2-1 1-1",
+            open_pip=1,
+            to_act=1,
+            leader=1,
+        )
     )
     match, _ = RULES.apply(match, Move(1, DISCARD, t("5-5")))  # the leader's last tile
     assert match.status is Status.IN_PROGRESS and RULES.to_act(match) == 2
@@ -453,7 +504,7 @@ def test_td7_every_seat_takes_one_turn_per_tile(players: int) -> None:
     """[TD-7] a hand lasts players * k turns in strict rotation from the leader."""
     chooser = random.Random(players)
     match = RULES.new_match(options(), players, f"turns-{players}")
-    size, leader = len(match.hand.hands[0]), match.hand.leader
+    size, leader = len(match.hand_state.hands[0]), match.hand_state.leader
     seats = []
     while match.status is Status.IN_PROGRESS:
         move = chooser.choice(RULES.legal_moves(match))
@@ -469,8 +520,14 @@ def test_td7_every_seat_takes_one_turn_per_tile(players: int) -> None:
 def test_td8_no_discards_doubles_the_others() -> None:
     """[TD-8] one player ended with no discards: every other hand score is doubled."""
     match = match_of(
-        position(["", "3-2", ""], discards=["6-5 3-1", "", "2-1"], played="6-6 6-3 3-3 3-3",
-                 open_pip=3, to_act=1, leader=2)
+        position(
+            ["", "3-2", ""],
+            discards=["6-5 3-1", "", "2-1"],
+            played="6-6 6-3 3-3 3-3",
+            open_pip=3,
+            to_act=1,
+            leader=2,
+        )
     )
     match, events = RULES.apply(match, Move(1, PLAY, t("3-2")))
     result = match.history[-1]
@@ -492,8 +549,14 @@ def test_td8_two_players_without_discards_double_the_third() -> None:
     """[TD-8] "at least one" player with no discards: with two such players the third is
     doubled all the same."""
     match = match_of(
-        position(["", "3-2", ""], discards=["", "", "6-5"], played="6-6 6-3 3-3 3-3",
-                 open_pip=3, to_act=1, leader=2)
+        position(
+            ["", "3-2", ""],
+            discards=["", "", "6-5"],
+            played="6-6 6-3 3-3 3-3",
+            open_pip=3,
+            to_act=1,
+            leader=2,
+        )
     )
     match, _ = RULES.apply(match, Move(1, PLAY, t("3-2")))
     assert match.history[-1].counts == (0, 0, 11)
@@ -503,8 +566,14 @@ def test_td8_two_players_without_discards_double_the_third() -> None:
 def test_td8_everyone_discarded_no_doubling() -> None:
     """[TD-8] every player discarded something: scores are the discarded pips."""
     match = match_of(
-        position(["", "1-1", ""], discards=["6-5 3-1", "2-2", "2-1"], played="6-6 6-3",
-                 open_pip=3, to_act=1, leader=2)
+        position(
+            ["", "1-1", ""],
+            discards=["6-5 3-1", "2-2", "2-1"],
+            played="6-6 6-3",
+            open_pip=3,
+            to_act=1,
+            leader=2,
+        )
     )
     match, _ = RULES.apply(match, Move(1, DISCARD, t("1-1")))  # the last move discards
     assert match.history[-1].counts == (15, 6, 3)
@@ -514,8 +583,7 @@ def test_td8_everyone_discarded_no_doubling() -> None:
 def test_td8_a_discarded_blank_double_is_a_discard() -> None:
     """[TD-8] a player whose only discard is [0-0] has discards (of 0 pips): no doubling."""
     match = match_of(
-        position(["", "3-2"], discards=["6-5", "0-0"], played="6-6 6-3 3-3", open_pip=3,
-                 to_act=1),
+        position(["", "3-2"], discards=["6-5", "0-0"], played="6-6 6-3 3-3", open_pip=3, to_act=1),
         options(tile_set="DOUBLE_SIX"),
     )
     match, _ = RULES.apply(match, Move(1, PLAY, t("3-2")))
@@ -534,7 +602,7 @@ def test_td8_nobody_discarded() -> None:
 # --------------------------------------------------------------------------- [TD-9]
 
 
-def finish(hand: TsairDengHand, *, history: tuple[HandResult, ...] = ()) -> Match:
+def finish(hand: TsairDengHandState, *, history: tuple[HandResult, ...] = ()) -> Match:
     """Apply the last move (the only tile left, matching the open half)."""
     match = match_of(hand, hand_number=len(history) + 1, history=history)
     seat = RULES.to_act(match)
@@ -546,8 +614,16 @@ def finish(hand: TsairDengHand, *, history: tuple[HandResult, ...] = ()) -> Matc
 
 def test_td9_fewest_points_wins() -> None:
     """[TD-9] the fewest points win, even with more discarded tiles and a later turn."""
-    match = finish(position(["", "", "3-3"], discards=["5-5", "1-1 1-1", "6-4"],
-                            played="6-3", open_pip=3, to_act=2, leader=0))
+    match = finish(
+        position(
+            ["", "", "3-3"],
+            discards=["5-5", "1-1 1-1", "6-4"],
+            played="6-3",
+            open_pip=3,
+            to_act=2,
+            leader=0,
+        )
+    )
     assert match.history[-1].points == (10, 4, 10)
     assert match.history[-1].winners == (1,)
 
@@ -555,8 +631,14 @@ def test_td9_fewest_points_wins() -> None:
 def test_td9_tie_fewer_discarded_tiles() -> None:
     """[TD-9] equal points: fewer discarded tiles wins, before totals and turn order."""
     match = finish(
-        position(["", "3-1", ""], discards=["6-6", "6-5 6-4", "3-3 3-3"],
-                 played="6-3", open_pip=3, to_act=1, leader=2),
+        position(
+            ["", "3-1", ""],
+            discards=["6-6", "6-5 6-4", "3-3 3-3"],
+            played="6-3",
+            open_pip=3,
+            to_act=1,
+            leader=2,
+        ),
         history=(played_result((10, 0, 0)),),
     )
     assert match.history[-1].points == (12, 21, 12)
@@ -564,20 +646,27 @@ def test_td9_tie_fewer_discarded_tiles() -> None:
     assert match.history[-1].winners == (0,)
 
 
-def tied_on_discards(leader: int) -> TsairDengHand:
+def tied_on_discards(leader: int) -> TsairDengHandState:
     """Seats 0 and 2 discarded one [6-6] each (12 points); seat 1 has 21 points."""
     last = (leader - 1) % 3
     hands = ["", "", ""]
     hands[last] = "3-3"
-    return position(hands, discards=["6-6", "6-5 6-4", "6-6"], played="6-3", open_pip=3,
-                    to_act=last, leader=leader)
+    return position(
+        hands,
+        discards=["6-6", "6-5 6-4", "6-6"],
+        played="6-3",
+        open_pip=3,
+        to_act=last,
+        leader=leader,
+    )
 
 
 def test_td9_tie_lower_match_total_before() -> None:
     """[TD-9] equal points and discards: the lower match total before this hand wins."""
     # leader 0: turn order 0, 1, 2 favours seat 0; totals before are 30, 0, 15
-    match = finish(tied_on_discards(0),
-                   history=(played_result((20, 0, 15)), played_result((10, 0, 0))))
+    match = finish(
+        tied_on_discards(0), history=(played_result((20, 0, 15)), played_result((10, 0, 0)))
+    )
     assert match.history[-1].points == (12, 21, 12)
     assert match.history[-1].winners == (2,)  # not seat 1 (lowest total, more points)
     # leader 2: turn order 2, 0, 1 favours seat 2; totals before are 5, 0, 25
@@ -592,26 +681,34 @@ def test_td9_tie_first_in_turn_order_from_leader(leader: int, winner: int) -> No
     hands = ["", "", "", ""]
     hands[last] = "3-3"
     match = finish(
-        position(hands, discards=["5-1", "6-6", "6-5", "4-2"],
-                 played="6-3", open_pip=3, to_act=last, leader=leader),
+        position(
+            hands,
+            discards=["5-1", "6-6", "6-5", "4-2"],
+            played="6-3",
+            open_pip=3,
+            to_act=last,
+            leader=leader,
+        ),
         history=(played_result((7, 7, 7, 7)),),
     )
     assert match.history[-1].points == (6, 12, 11, 6)
     assert match.history[-1].winners == (winner,)
     # [TD-3] the winner leads the next hand
     new, _ = RULES.apply(match, Move(0, NEXT_HAND))
-    assert new.hand.leader == RULES.to_act(new) == winner
+    assert new.hand_state.leader == RULES.to_act(new) == winner
 
 
 # --------------------------------------------------------------------------- [TD-10]
 
 
-def last_move_match(opts: Any, hand_number: int, history: tuple[HandResult, ...],
-                    discards: list[str]) -> Match:
+def last_move_match(
+    opts: Any, hand_number: int, history: tuple[HandResult, ...], discards: list[str]
+) -> Match:
     match = match_of(
-        position(["", "3-3", ""], discards=discards, played="6-3", open_pip=3, to_act=1,
-                 leader=2),
-        opts, hand_number=hand_number, history=history,
+        position(["", "3-3", ""], discards=discards, played="6-3", open_pip=3, to_act=1, leader=2),
+        opts,
+        hand_number=hand_number,
+        history=history,
     )
     match, _ = RULES.apply(match, Move(1, PLAY, t("3-3")))
     return match
@@ -670,16 +767,29 @@ def test_td10_equal_fewest_totals_share_the_win() -> None:
 def test_td10_settlement_worked_example() -> None:
     """[TD-10] each pair settles the difference: net_i = sum_j (total_j - total_i)."""
     # totals 10, 25, 40: seat 0 collects 15 + 30; seat 1 pays 15, collects 15; seat 2 pays 45
-    done = Match(3, options(hands=1), SEED, 1, position(["", "", ""]),
-                 history=(played_result((10, 25, 40)),), status=Status.MATCH_OVER)
+    done = Match(
+        3,
+        options(hands=1),
+        SEED,
+        1,
+        position(["", "", ""]),
+        history=(played_result((10, 25, 40)),),
+        status=Status.MATCH_OVER,
+    )
     score = RULES.score(done)
     assert score.settlement == (45, 0, -45)
     # totals 0, 12, 30, 6 over two hands:
     # seat 0: 12 + 30 + 6 = 48; seat 1: -12 + 18 - 6 = 0; seat 2: -30 - 18 - 24 = -72;
     # seat 3: -6 + 6 + 24 = 24
-    done = Match(4, options(hands=2), SEED, 2, position(["", "", "", ""]),
-                 history=(played_result((0, 10, 20, 0)), played_result((0, 2, 10, 6))),
-                 status=Status.MATCH_OVER)
+    done = Match(
+        4,
+        options(hands=2),
+        SEED,
+        2,
+        position(["", "", "", ""]),
+        history=(played_result((0, 10, 20, 0)), played_result((0, 2, 10, 6))),
+        status=Status.MATCH_OVER,
+    )
     score = RULES.score(done)
     assert score.match_points == (0, 12, 30, 6)
     assert score.settlement == (48, 0, -72, 24)
@@ -691,7 +801,7 @@ def test_td10_settlement_worked_example() -> None:
 
 
 def check_view_hides(match: Match) -> None:
-    hand = match.hand
+    hand = match.hand_state
     visible_top = [p for p in RULES.view(match, None).table.places if p.top is not None]
     assert sum(p.depth for p in RULES.view(match, None).table.places) == len(hand.played)
     assert len(visible_top) == min(len(hand.played), 8)
@@ -715,37 +825,43 @@ def check_view_hides(match: Match) -> None:
     list(itertools.product(["CHINESE", "DOUBLE_SIX"], [False, True], [2], [0]))
     + list(itertools.product(["CHINESE", "DOUBLE_SIX"], [False, True], [1], [60])),
 )
-def test_random_matches_reach_match_over(tile_set: str, must_play: bool, hands: int,
-                                         target: int) -> None:
+def test_random_matches_reach_match_over(
+    tile_set: str, must_play: bool, hands: int, target: int
+) -> None:
     """[TD-1]..[TD-10] random legal moves: tiles conserved, rules hold, the match ends."""
-    opts = options(tile_set=tile_set, must_play_if_able=must_play, hands=hands,
-                   target_score=target)
+    opts = options(tile_set=tile_set, must_play_if_able=must_play, hands=hands, target_score=target)
     full = Counter(RULES.full_set(opts))
     for players in (2, 3, 4):
         chooser = random.Random(f"{tile_set}/{must_play}/{target}/{players}")
         match = RULES.new_match(opts, players, f"random-{tile_set}-{must_play}-{players}")
         moves = 0
         while match.status is not Status.MATCH_OVER:
-            assert Counter(RULES.all_tiles(match.hand)) == full
+            assert Counter(RULES.all_tiles(match.hand_state)) == full
             legal = RULES.legal_moves(match)
-            if must_play and match.status is Status.IN_PROGRESS and match.hand.open_pip is not None:
+            if (
+                must_play
+                and match.status is Status.IN_PROGRESS
+                and match.hand_state.open_pip is not None
+            ):
                 kinds = {m.kind for m in legal}
                 assert len(kinds) == 1  # plays only, or discards only
             move = chooser.choice(legal)
             before = match
             match, _ = RULES.apply(match, move)
-            assert before.status is not Status.IN_PROGRESS or before.hand is not match.hand
+            assert (
+                before.status is not Status.IN_PROGRESS or before.hand_state is not match.hand_state
+            )
             if match.status is Status.IN_PROGRESS:
                 check_view_hides(match)
             else:  # the hand just ended [TD-7] [TD-8] [TD-9]
-                assert not any(match.hand.hands)
+                assert not any(match.hand_state.hands)
                 result = match.history[-1]
-                clean = any(not d for d in match.hand.discards)
+                clean = any(not d for d in match.hand_state.discards)
                 assert result.points == tuple((2 if clean else 1) * c for c in result.counts)
                 assert result.points[result.winners[0]] == min(result.points)
             moves += 1
             assert moves < 5000
-        assert Counter(RULES.all_tiles(match.hand)) == full
+        assert Counter(RULES.all_tiles(match.hand_state)) == full
         totals = RULES.totals(match)
         if target:
             assert max(totals) >= target

@@ -35,7 +35,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from ..rules import errors as rules_errors
 
-__all__ = ["ApiError", "DOMAIN", "from_rules_error", "to_status"]
+__all__ = ["DOMAIN", "ApiError", "from_rules_error", "to_status"]
 
 DOMAIN = "domino-rules"
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from google.protobuf.message import DecodeError
 from google.rpc import code_pb2
@@ -94,7 +95,8 @@ class RulesService:
             raise ApiError(
                 code_pb2.ABORTED,
                 "STALE_STATE",
-                f"the state is at version {game.version}, not the expected {request.expected_version}",
+                f"the state is at version {game.version}, "
+                f"not the expected {request.expected_version}",
                 version=str(game.version),
             )
         if not request.HasField("move"):
@@ -148,7 +150,9 @@ class RulesService:
     def decode(self, token: bytes) -> Game:
         """Open and check a token; every failure is ``BAD_STATE_TOKEN``."""
         if not token:
-            raise ApiError.invalid("BAD_STATE_TOKEN", "state is required: send the token you were given")
+            raise ApiError.invalid(
+                "BAD_STATE_TOKEN", "state is required: send the token you were given"
+            )
         try:
             payload = self.tokens.open(token)
         except TokenError as exc:
@@ -159,14 +163,17 @@ class RulesService:
             match = codec.decode_match(ruleset, state.match)
             _check_match(ruleset, match)
         except (DecodeError, RulesError, ValueError) as exc:
-            raise ApiError.invalid("BAD_STATE_TOKEN", f"the state token does not hold a valid game: {exc}") from None
+            raise ApiError.invalid(
+                "BAD_STATE_TOKEN", f"the state token does not hold a valid game: {exc}"
+            ) from None
         return Game(ruleset, match, state.game_id, state.version)
 
     @staticmethod
     def _seat(game: Game, seat: int, what: str = "seat") -> int:
         if not 0 <= seat < game.match.players:
             raise ApiError.invalid(
-                "BAD_SEAT", f"{what} {seat} is not at this table: seats are 0 to {game.match.players - 1}"
+                "BAD_SEAT",
+                f"{what} {seat} is not at this table: seats are 0 to {game.match.players - 1}",
             )
         return seat
 
@@ -184,7 +191,9 @@ def _status(status: Status) -> pb.Status:
 
 def _check_seed(seed: str) -> str:
     if not 1 <= len(seed) <= MAX_SEED_CHARS:
-        raise ApiError.invalid("BAD_SEED", f"seed must be 1 to {MAX_SEED_CHARS} characters, not {len(seed)}")
+        raise ApiError.invalid(
+            "BAD_SEED", f"seed must be 1 to {MAX_SEED_CHARS} characters, not {len(seed)}"
+        )
     if any(unicodedata.category(c).startswith("C") for c in seed):
         raise ApiError.invalid("BAD_SEED", "seed must not contain control characters")
     return seed
@@ -199,7 +208,7 @@ def _check_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
         raise ValueError("hand records do not fit the table")
     if (match.status is Status.IN_PROGRESS) == (len(match.history) == match.hand_number):
         raise ValueError("status does not fit the hands played")
-    if sorted(ruleset.all_tiles(match.hand)) != sorted(ruleset.full_set(match.options)):
+    if sorted(ruleset.all_tiles(match.hand_state)) != sorted(ruleset.full_set(match.options)):
         raise ValueError("the tiles are not one set")
     to_act = ruleset.to_act(match)
     if to_act is not None and not 0 <= to_act < match.players:

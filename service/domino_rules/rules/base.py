@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Mapping, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import (
     GameOverError,
@@ -199,19 +201,19 @@ class HandResult:
     settlement: tuple[int, ...] = ()
 
 
-H = TypeVar("H")
-O = TypeVar("O")
+HandT = TypeVar("HandT")
+OptionsT = TypeVar("OptionsT")
 
 
 @dataclass(frozen=True, slots=True)
-class Match(Generic[O, H]):
-    """The whole game: the match around the current hand ``hand`` (a ruleset's value)."""
+class Match(Generic[OptionsT, HandT]):
+    """The whole game: the match around the state of the current hand (a ruleset's value)."""
 
     players: int
-    options: O
+    options: OptionsT
     seed: str
     hand_number: int
-    hand: H
+    hand_state: HandT
     history: tuple[HandResult, ...] = ()
     status: Status = Status.IN_PROGRESS
     last_events: tuple[Event, ...] = ()
@@ -256,13 +258,15 @@ def next_seat(seat: int, players: int) -> int:
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``items`` with item ``index`` replaced by ``value`` (states are immutable tuples)."""
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 # --------------------------------------------------------------------------- options
 
 
-def option(default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None) -> Any:
+def option(
+    default: Any, doc: str, *, minimum: int | None = None, maximum: int | None = None
+) -> Any:
     """A field of an options dataclass, with what ``ListRulesets`` says of it."""
     return field(default=default, metadata={"doc": doc, "min": minimum, "max": maximum})
 
@@ -286,6 +290,7 @@ class OptionSpec:
         return str(self.default)
 
 
+@functools.cache
 def _option_specs(options_type: type) -> tuple[OptionSpec, ...]:
     hints = typing.get_type_hints(options_type)
     specs = []
@@ -299,7 +304,9 @@ def _option_specs(options_type: type) -> tuple[OptionSpec, ...]:
                 OptionSpec(f.name, "int", f.default, meta["doc"], (), meta["min"], meta["max"])
             )
         elif isinstance(kind, type) and issubclass(kind, enum.Enum):
-            specs.append(OptionSpec(f.name, "enum", f.default, meta["doc"], tuple(kind.__members__)))
+            specs.append(
+                OptionSpec(f.name, "enum", f.default, meta["doc"], tuple(kind.__members__))
+            )
         else:  # pragma: no cover - a ruleset author's mistake, caught by the registry tests
             raise TypeError(f"option {f.name} of {options_type.__name__}: unsupported type {kind}")
     return tuple(specs)
@@ -308,7 +315,7 @@ def _option_specs(options_type: type) -> tuple[OptionSpec, ...]:
 # --------------------------------------------------------------------------- rulesets
 
 
-class Ruleset(Generic[O, H]):
+class Ruleset(Generic[OptionsT, HandT]):
     """Base of every ruleset. Subclasses set the class attributes and implement the hooks.
 
     Hooks see only states the framework has checked: ``hand_apply`` is given a move that
@@ -320,68 +327,72 @@ class Ruleset(Generic[O, H]):
     source: ClassVar[str]
     description: ClassVar[str]
     options_type: ClassVar[type]
-    hand_type: ClassVar[type]
+    hand_state_type: ClassVar[type]
     min_players: ClassVar[int] = 2
     #: True where the fewest match points win (Tsair Deng).
     low_wins: ClassVar[bool] = False
 
     # ---- hooks ----------------------------------------------------------------
 
-    def max_players(self, options: O) -> int:
+    def max_players(self, options: OptionsT) -> int:
         raise NotImplementedError
 
-    def check_options(self, options: O) -> None:
+    def check_options(self, options: OptionsT) -> None:
         """Checks across options; raise :class:`OptionsError`."""
 
-    def deal(self, match: Match[O, Any], hand_number: int) -> tuple[H, tuple[Event, ...]]:
+    def deal(
+        self, match: Match[OptionsT, Any], hand_number: int
+    ) -> tuple[HandT, tuple[Event, ...]]:
         """Deal hand ``hand_number`` (1-based) of ``match`` (whose ``hand`` is the previous one,
         or ``None`` for the first)."""
         raise NotImplementedError
 
-    def hand_to_act(self, hand: H) -> int:
+    def hand_to_act(self, hand: HandT) -> int:
         raise NotImplementedError
 
-    def hand_legal_moves(self, hand: H, options: O) -> tuple[Move, ...]:
+    def hand_legal_moves(self, hand: HandT, options: OptionsT) -> tuple[Move, ...]:
         raise NotImplementedError
 
-    def hand_apply(self, match: Match[O, H], move: Move) -> tuple[H, tuple[Event, ...]]:
-        """Apply a legal move to ``match.hand``; the match gives the options, the seed (for
+    def hand_apply(
+        self, match: Match[OptionsT, HandT], move: Move
+    ) -> tuple[HandT, tuple[Event, ...]]:
+        """Apply a legal move to ``match.hand_state``; the match gives the options, the seed (for
         dice thrown mid-hand) and the hand number."""
         raise NotImplementedError
 
-    def hand_over(self, hand: H) -> bool:
+    def hand_over(self, hand: HandT) -> bool:
         raise NotImplementedError
 
-    def score_hand(self, match: Match[O, H]) -> HandResult:
+    def score_hand(self, match: Match[OptionsT, HandT]) -> HandResult:
         raise NotImplementedError
 
-    def match_over(self, match: Match[O, H]) -> bool:
+    def match_over(self, match: Match[OptionsT, HandT]) -> bool:
         """Called once the hand just scored is in ``match.history``."""
         raise NotImplementedError
 
-    def hand_tiles(self, hand: H, seat: int) -> tuple[Tile, ...]:
+    def hand_tiles(self, hand: HandT, seat: int) -> tuple[Tile, ...]:
         raise NotImplementedError
 
-    def stock(self, hand: H) -> int:
+    def stock(self, hand: HandT) -> int:
         """Tiles left to draw (boneyard, woodpile)."""
         raise NotImplementedError
 
-    def table(self, match: Match[O, H], seat: int | None) -> Any:
+    def table(self, match: Match[OptionsT, HandT], seat: int | None) -> Any:
         """The ruleset's part of a view: the table as ``seat`` sees it."""
         raise NotImplementedError
 
-    def all_tiles(self, hand: H) -> tuple[Tile, ...]:
+    def all_tiles(self, hand: HandT) -> tuple[Tile, ...]:
         """Every tile of the set, wherever it lies (for conservation checks)."""
         raise NotImplementedError
 
-    def full_set(self, options: O) -> tuple[Tile, ...]:
+    def full_set(self, options: OptionsT) -> tuple[Tile, ...]:
         raise NotImplementedError
 
-    def running_points(self, hand: H, players: int) -> tuple[int, ...]:
+    def running_points(self, hand: HandT, players: int) -> tuple[int, ...]:
         """Points scored so far in a hand still in progress (pegging)."""
         return (0,) * players
 
-    def settlement(self, match: Match[O, H]) -> tuple[int, ...] | None:
+    def settlement(self, match: Match[OptionsT, HandT]) -> tuple[int, ...] | None:
         """Each seat's net payment, where the ruleset settles; ``None`` otherwise."""
         return None
 
@@ -389,13 +400,9 @@ class Ruleset(Generic[O, H]):
 
     @classmethod
     def option_specs(cls) -> tuple[OptionSpec, ...]:
-        cached = cls.__dict__.get("_specs")
-        if cached is None:
-            cached = _option_specs(cls.options_type)
-            setattr(cls, "_specs", cached)
-        return cached
+        return _option_specs(cls.options_type)
 
-    def make_options(self, values: Mapping[str, Any] | None = None) -> O:
+    def make_options(self, values: Mapping[str, Any] | None = None) -> OptionsT:
         """Options from ``{name: value}``; omitted names take their defaults.
 
         Enum values may be given as members or by name.
@@ -419,7 +426,8 @@ class Ruleset(Generic[O, H]):
                     spec.maximum is not None and value > spec.maximum
                 ):
                     raise OptionsError(
-                        f"option {name} must be from {spec.minimum} to {spec.maximum}, not {value!r}"
+                        f"option {name} must be from {spec.minimum} to {spec.maximum}, "
+                        f"not {value!r}"
                     )
             else:
                 enum_type = hints[name]
@@ -430,7 +438,7 @@ class Ruleset(Generic[O, H]):
                         f"option {name} must be one of {list(spec.allowed)}, not {value!r}"
                     )
             checked[name] = value
-        options = typing.cast(O, self.options_type(**checked))
+        options = typing.cast(OptionsT, self.options_type(**checked))
         self.check_options(options)
         return options
 
@@ -439,40 +447,42 @@ class Ruleset(Generic[O, H]):
         """How many players, in words (``ListRulesets``)."""
         return f"{self.min_players} to {self.max_players(self.make_options({}))} players"
 
-    def player_range(self, options: O) -> tuple[int, int]:
+    def player_range(self, options: OptionsT) -> tuple[int, int]:
         return self.min_players, self.max_players(options)
 
     # ---- the match ------------------------------------------------------------
 
-    def new_match(self, options: O, players: int, seed: str) -> Match[O, H]:
+    def new_match(self, options: OptionsT, players: int, seed: str) -> Match[OptionsT, HandT]:
         low, high = self.player_range(options)
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
             raise PlayerCountError(
                 f"{self.name} takes {low} to {high} players with these options, not {players!r}"
             )
-        blank: Match[O, Any] = Match(players, options, seed, 0, None)
+        blank: Match[OptionsT, Any] = Match(players, options, seed, 0, None)
         hand, events = self.deal(blank, 1)
         return Match(players, options, seed, 1, hand, last_events=events)
 
-    def to_act(self, match: Match[O, H]) -> int | None:
+    def to_act(self, match: Match[OptionsT, HandT]) -> int | None:
         if match.status is Status.MATCH_OVER:
             return None
         if match.status is Status.HAND_OVER:
             return 0  # RULES: seat 0 applies NEXT_HAND
-        return self.hand_to_act(match.hand)
+        return self.hand_to_act(match.hand_state)
 
-    def legal_moves(self, match: Match[O, H]) -> tuple[Move, ...]:
+    def legal_moves(self, match: Match[OptionsT, HandT]) -> tuple[Move, ...]:
         """The legal moves of the seat to act; empty once the match is over."""
         if match.status is Status.MATCH_OVER:
             return ()
         if match.status is Status.HAND_OVER:
             return (Move(0, MoveKind.NEXT_HAND),)
-        return self.hand_legal_moves(match.hand, match.options)
+        return self.hand_legal_moves(match.hand_state, match.options)
 
-    def is_legal(self, match: Match[O, H], move: Move) -> bool:
+    def is_legal(self, match: Match[OptionsT, HandT], move: Move) -> bool:
         return move in self.legal_moves(match)
 
-    def apply(self, match: Match[O, H], move: Move) -> tuple[Match[O, H], tuple[Event, ...]]:
+    def apply(
+        self, match: Match[OptionsT, HandT], move: Move
+    ) -> tuple[Match[OptionsT, HandT], tuple[Event, ...]]:
         """Apply a move after the generic checks; returns the new match and its events."""
         if match.status is Status.MATCH_OVER:
             raise GameOverError(f"the match is over; no move is legal (got {move})")
@@ -486,24 +496,28 @@ class Ruleset(Generic[O, H]):
             )
         return self._apply(match, move)
 
-    def _apply(self, match: Match[O, H], move: Move) -> tuple[Match[O, H], tuple[Event, ...]]:
+    def _apply(
+        self, match: Match[OptionsT, HandT], move: Move
+    ) -> tuple[Match[OptionsT, HandT], tuple[Event, ...]]:
         """Apply a move known to be legal."""
         if move.kind is MoveKind.NEXT_HAND:
             number = match.hand_number + 1
             hand, dealt = self.deal(match, number)
             events = (Event(EventKind.NEXT_HAND, count=number), *dealt)
             new = dataclasses.replace(
-                match, hand_number=number, hand=hand, status=Status.IN_PROGRESS, last_events=events
+                match,
+                hand_number=number,
+                hand_state=hand,
+                status=Status.IN_PROGRESS,
+                last_events=events,
             )
             return new, events
         hand, events = self.hand_apply(match, move)
-        new = dataclasses.replace(match, hand=hand)
+        new = dataclasses.replace(match, hand_state=hand)
         if self.hand_over(hand):
             result = self.score_hand(new)
-            new = dataclasses.replace(new, history=match.history + (result,))
-            events += (
-                Event(EventKind.HAND_OVER, seats=result.winners, scores=result.points),
-            )
+            new = dataclasses.replace(new, history=(*match.history, result))
+            events += (Event(EventKind.HAND_OVER, seats=result.winners, scores=result.points),)
             if self.match_over(new):
                 new = dataclasses.replace(new, status=Status.MATCH_OVER)
                 events += (
@@ -516,17 +530,17 @@ class Ruleset(Generic[O, H]):
 
     # ---- scores and views -----------------------------------------------------
 
-    def totals(self, match: Match[O, H]) -> tuple[int, ...]:
+    def totals(self, match: Match[OptionsT, HandT]) -> tuple[int, ...]:
         totals = [0] * match.players
         for result in match.history:
             for seat, points in enumerate(result.points):
                 totals[seat] += points
         if match.status is Status.IN_PROGRESS:
-            for seat, points in enumerate(self.running_points(match.hand, match.players)):
+            for seat, points in enumerate(self.running_points(match.hand_state, match.players)):
                 totals[seat] += points
         return tuple(totals)
 
-    def winners(self, match: Match[O, H]) -> tuple[int, ...]:
+    def winners(self, match: Match[OptionsT, HandT]) -> tuple[int, ...]:
         """Seats with the best match total (equal best share the win); empty until the end."""
         if match.status is not Status.MATCH_OVER:
             return ()
@@ -534,9 +548,9 @@ class Ruleset(Generic[O, H]):
         best = min(totals) if self.low_wins else max(totals)
         return tuple(seat for seat, total in enumerate(totals) if total == best)
 
-    def score(self, match: Match[O, H]) -> Score:
+    def score(self, match: Match[OptionsT, HandT]) -> Score:
         if match.status is Status.IN_PROGRESS:
-            hand_points = self.running_points(match.hand, match.players)
+            hand_points = self.running_points(match.hand_state, match.players)
         else:
             hand_points = match.history[-1].points
         return Score(
@@ -548,10 +562,10 @@ class Ruleset(Generic[O, H]):
             settlement=self.settlement(match),
         )
 
-    def view(self, match: Match[O, H], seat: int | None) -> View:
+    def view(self, match: Match[OptionsT, HandT], seat: int | None) -> View:
         """What ``seat`` may see; ``None`` is a spectator, who sees only the public part."""
         to_act = self.to_act(match)
-        hand = match.hand
+        hand = match.hand_state
         return View(
             seat=seat,
             status=match.status,

@@ -45,7 +45,14 @@ from .base import (
 from .registry import register
 from .tiles import Tile, double_n, hand_pips, remove_tile
 
-__all__ = ["OneArmJoe", "OneArmJoeHand", "OneArmJoeOptions", "OneArmJoeTable", "Scoring", "Tie"]
+__all__ = [
+    "OneArmJoe",
+    "OneArmJoeHandState",
+    "OneArmJoeOptions",
+    "OneArmJoeTable",
+    "Scoring",
+    "Tie",
+]
 
 HAND_SIZE = 3
 MAX_DEAL_ATTEMPTS = 10_000
@@ -63,24 +70,29 @@ class Tie(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class OneArmJoeOptions:
-    set_max_pip: int = option(6, "Western double-N set: N from 6 to 18 [OAJ-1]", minimum=6, maximum=18)
+    set_max_pip: int = option(
+        6, "Western double-N set: N from 6 to 18 [OAJ-1]", minimum=6, maximum=18
+    )
     lead_double_bonus: bool = option(False, "the lead double earns a bonus turn [OAJ-5]")
     scoring: Scoring = option(
         Scoring.OTHERS_TOTAL,
-        "OTHERS_TOTAL: the winner scores the others' pips; OTHERS_MINUS_OWN: less their own [OAJ-9]",
+        "OTHERS_TOTAL: the winner scores the others' pips; "
+        "OTHERS_MINUS_OWN: less their own [OAJ-9]",
     )
     tie: Tie = option(
         Tie.NO_SCORE,
         "a tie for lowest count: NO_SCORE, or SHARED by the tied players [OAJ-9]",
     )
     target_score: int = option(
-        100, "the match ends when a total reaches this; 0 = a single hand [OAJ-10]",
-        minimum=0, maximum=100_000,
+        100,
+        "the match ends when a total reaches this; 0 = a single hand [OAJ-10]",
+        minimum=0,
+        maximum=100_000,
     )
 
 
 @dataclass(frozen=True, slots=True)
-class OneArmJoeHand:
+class OneArmJoeHandState:
     hands: tuple[tuple[Tile, ...], ...]
     boneyard: tuple[Tile, ...]
     line: tuple[Tile, ...]
@@ -101,8 +113,7 @@ class OneArmJoeTable:
     leader: int
 
 
-
-class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
+class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
     id = "one_arm_joe"
     name = "One Arm Joe"
     source = "RULES.md [OAJ-1]..[OAJ-10]; seeds 000 (One Arm Joe) and 001 (One-Armed Joe)"
@@ -111,12 +122,14 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
         "a double earns a bonus turn, draw until you can play; lowest count wins the hand."
     )
     options_type = OneArmJoeOptions
-    hand_type = OneArmJoeHand
+    hand_state_type = OneArmJoeHandState
 
     def full_set(self, options: OneArmJoeOptions) -> tuple[Tile, ...]:
         return double_n(options.set_max_pip)
 
-    players_text = "2 to floor(tiles / 3): 9 with double-six (set_max_pip 6), 63 with double-eighteen"
+    players_text = (
+        "2 to floor(tiles / 3): 9 with double-six (set_max_pip 6), 63 with double-eighteen"
+    )
 
     def max_players(self, options: OneArmJoeOptions) -> int:
         # [OAJ-2] 2 up to floor(tiles / 3)
@@ -126,7 +139,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
 
     def deal(
         self, match: Match[OneArmJoeOptions, object], hand_number: int
-    ) -> tuple[OneArmJoeHand, tuple[Event, ...]]:
+    ) -> tuple[OneArmJoeHandState, tuple[Event, ...]]:
         players, tiles = match.players, self.full_set(match.options)
         events: list[Event] = []
         for attempt in range(MAX_DEAL_ATTEMPTS):
@@ -145,24 +158,26 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
         boneyard = order[players * HAND_SIZE :]
         events.insert(0, Event(EventKind.DEAL, count=HAND_SIZE))
         events.append(Event(EventKind.LEADER, seat=leader))
-        hand = OneArmJoeHand(hands, boneyard, (), None, leader, False, leader)
+        hand = OneArmJoeHandState(hands, boneyard, (), None, leader, False, leader)
         return hand, tuple(events)
 
     # ---- play --------------------------------------------------------------------
 
-    def hand_to_act(self, hand: OneArmJoeHand) -> int:
+    def hand_to_act(self, hand: OneArmJoeHandState) -> int:
         return hand.to_act
 
-    def hand_tiles(self, hand: OneArmJoeHand, seat: int) -> tuple[Tile, ...]:
+    def hand_tiles(self, hand: OneArmJoeHandState, seat: int) -> tuple[Tile, ...]:
         return hand.hands[seat]
 
-    def stock(self, hand: OneArmJoeHand) -> int:
+    def stock(self, hand: OneArmJoeHandState) -> int:
         return len(hand.boneyard)
 
-    def all_tiles(self, hand: OneArmJoeHand) -> tuple[Tile, ...]:
+    def all_tiles(self, hand: OneArmJoeHandState) -> tuple[Tile, ...]:
         return sum(hand.hands, ()) + hand.boneyard + hand.line
 
-    def hand_legal_moves(self, hand: OneArmJoeHand, options: OneArmJoeOptions) -> tuple[Move, ...]:
+    def hand_legal_moves(
+        self, hand: OneArmJoeHandState, options: OneArmJoeOptions
+    ) -> tuple[Move, ...]:
         seat, tiles = hand.to_act, hand.hands[hand.to_act]
         if hand.open_end is None:
             # [OAJ-3] the highest double is the leader's only legal move
@@ -177,9 +192,9 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
         return (Move(seat, MoveKind.DRAW),)
 
     def hand_apply(
-        self, match: Match[OneArmJoeOptions, OneArmJoeHand], move: Move
-    ) -> tuple[OneArmJoeHand, tuple[Event, ...]]:
-        hand, options = match.hand, match.options
+        self, match: Match[OneArmJoeOptions, OneArmJoeHandState], move: Move
+    ) -> tuple[OneArmJoeHandState, tuple[Event, ...]]:
+        hand, options = match.hand_state, match.options
         seat, players = move.seat, match.players
         events: list[Event] = []
         if move.kind is MoveKind.PASS:
@@ -200,7 +215,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
                     hand = self._lay(hand, seat, tile, events, EventKind.AUTO_PLAY, drawn=True)
                     break
                 events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
-                tiles = tuple(sorted(tiles + (tile,)))
+                tiles = tuple(sorted((*tiles, tile)))
                 hand = dataclasses.replace(
                     hand, hands=replace_at(hand.hands, seat, tiles), boneyard=boneyard
                 )
@@ -209,15 +224,26 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
                 hand = dataclasses.replace(hand, to_act=next_seat(seat, players), bonus=False)
         return hand, tuple(events)
 
-    def _lay(self, hand: OneArmJoeHand, seat: int, tile: Tile, events: list[Event],
-             kind: EventKind, drawn: bool = False, bonus: bool = True) -> OneArmJoeHand:
+    def _lay(
+        self,
+        hand: OneArmJoeHandState,
+        seat: int,
+        tile: Tile,
+        events: list[Event],
+        kind: EventKind,
+        drawn: bool = False,
+        bonus: bool = True,
+    ) -> OneArmJoeHandState:
         players = len(hand.hands)
         tiles = hand.hands[seat] if drawn else remove_tile(hand.hands[seat], tile)
         # [OAJ-4] one open end; a double leaves it unchanged
         open_end = tile.high if hand.open_end is None else tile.other(hand.open_end)
         events.append(Event(kind, seat=seat, tile=tile, open_pip=open_end))
         hand = dataclasses.replace(
-            hand, hands=replace_at(hand.hands, seat, tiles), line=hand.line + (tile,), open_end=open_end
+            hand,
+            hands=replace_at(hand.hands, seat, tiles),
+            line=(*hand.line, tile),
+            open_end=open_end,
         )
         if not tiles:
             return dataclasses.replace(hand, dominoed=seat)  # [OAJ-8]
@@ -227,7 +253,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
             return dataclasses.replace(hand, to_act=seat, bonus=True)
         return dataclasses.replace(hand, to_act=next_seat(seat, players), bonus=False)
 
-    def hand_over(self, hand: OneArmJoeHand) -> bool:
+    def hand_over(self, hand: OneArmJoeHandState) -> bool:
         if hand.dominoed is not None:
             return True
         if hand.open_end is None or hand.boneyard:
@@ -237,8 +263,8 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
 
     # ---- scoring -----------------------------------------------------------------
 
-    def score_hand(self, match: Match[OneArmJoeOptions, OneArmJoeHand]) -> HandResult:
-        hand, options = match.hand, match.options
+    def score_hand(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> HandResult:
+        hand, options = match.hand_state, match.options
         counts = tuple(hand_pips(tiles) for tiles in hand.hands)
         winners: tuple[int, ...]
         if hand.dominoed is not None:
@@ -256,15 +282,16 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHand]):
                     points[seat] = others - own
         return HandResult(counts=counts, points=tuple(points), winners=winners)
 
-    def match_over(self, match: Match[OneArmJoeOptions, OneArmJoeHand]) -> bool:
+    def match_over(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> bool:
         # [OAJ-10] play to target_score; 0 means a single hand
         target = match.options.target_score
         return target == 0 or max(self.totals(match)) >= target
 
-    def table(self, match: Match[OneArmJoeOptions, OneArmJoeHand], seat: int | None) -> OneArmJoeTable:
-        hand = match.hand
+    def table(
+        self, match: Match[OneArmJoeOptions, OneArmJoeHandState], seat: int | None
+    ) -> OneArmJoeTable:
+        hand = match.hand_state
         return OneArmJoeTable(hand.line, hand.open_end, hand.bonus, hand.leader)
-
 
 
 register(OneArmJoe())

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 __all__ = ["Stream", "commitment", "new_seed", "shuffled", "throw"]
 
@@ -32,7 +33,7 @@ _SPAN = 1 << 32
 class Stream:
     """The byte stream of one label of one seed."""
 
-    __slots__ = ("_prefix", "_counter", "_buffer")
+    __slots__ = ("_buffer", "_counter", "_prefix")
 
     def __init__(self, seed: str, label: str) -> None:
         self._prefix = seed.encode() + b"\x00" + label.encode() + b"\x00"

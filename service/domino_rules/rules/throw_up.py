@@ -69,7 +69,7 @@ from .tiles import Tile, double_six_without_blank, remove_tile
 __all__ = [
     "LaidTile",
     "ThrowUp",
-    "ThrowUpHand",
+    "ThrowUpHandState",
     "ThrowUpOptions",
     "ThrowUpTable",
     "qualifying_totals",
@@ -100,7 +100,7 @@ class LaidTile:
 
 
 @dataclass(frozen=True, slots=True)
-class ThrowUpHand:
+class ThrowUpHandState:
     hands: tuple[tuple[Tile, ...], ...]
     boneyard: tuple[Tile, ...]
     line: tuple[LaidTile, ...]
@@ -134,10 +134,7 @@ def qualifying_totals(dice: tuple[int, ...]) -> tuple[int, ...]:
     >>> qualifying_totals((1, 5, 3))
     (1, 3, 4, 5, 6, 8, 9)
     """
-    return tuple(
-        sorted({sum(c) for k in range(1, len(dice) + 1) for c in combinations(dice, k)})
-    )
-
+    return tuple(sorted({sum(c) for k in range(1, len(dice) + 1) for c in combinations(dice, k)}))
 
 
 def _ends(line: tuple[LaidTile, ...]) -> tuple[int | None, int | None]:
@@ -146,12 +143,11 @@ def _ends(line: tuple[LaidTile, ...]) -> tuple[int | None, int | None]:
     return line[0].left, line[-1].right
 
 
-
 def _with_peg(pegs: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
     return replace_at(pegs, seat, pegs[seat] + points)
 
 
-class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
+class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
     id = "throw_up"
     name = "Throw-up Dominoes"
     source = "RULES.md [THR-1]..[THR-11]; seed 003 (Throw-up Dominoes, Alan Ackroyd)"
@@ -161,7 +157,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
         "two-ended line, pegging 1 a tile, 2 a double; fewest tiles left takes a bonus."
     )
     options_type = ThrowUpOptions
-    hand_type = ThrowUpHand
+    hand_state_type = ThrowUpHandState
 
     def full_set(self, options: ThrowUpOptions) -> tuple[Tile, ...]:
         return double_six_without_blank()  # [THR-1]
@@ -173,7 +169,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
 
     def deal(
         self, match: Match[ThrowUpOptions, object], hand_number: int
-    ) -> tuple[ThrowUpHand, tuple[Event, ...]]:
+    ) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
         players, seed = match.players, match.seed
         tiles = self.full_set(match.options)
         # [THR-3] 7 tiles each; the rest is the boneyard
@@ -183,8 +179,8 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
         )
         boneyard = order[players * HAND_SIZE :]
         events: list[Event] = [Event(EventKind.DEAL, count=HAND_SIZE)]
-        previous = match.hand
-        if isinstance(previous, ThrowUpHand):
+        previous = match.hand_state
+        if isinstance(previous, ThrowUpHandState):
             # [THR-2] later hands: the lead passes to the next seat
             leader = next_seat(previous.leader, players)
         else:
@@ -192,7 +188,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
         events.append(Event(EventKind.LEADER, seat=leader))
         # [THR-4] the leader throws for round 1
         dice = _round_throw(seed, hand_number, 1, leader, None, match.options, events)
-        hand = ThrowUpHand(
+        hand = ThrowUpHandState(
             hands=hands,
             boneyard=boneyard,
             line=(),
@@ -206,19 +202,19 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
 
     # ---- play --------------------------------------------------------------------
 
-    def hand_to_act(self, hand: ThrowUpHand) -> int:
+    def hand_to_act(self, hand: ThrowUpHandState) -> int:
         return hand.to_act
 
-    def hand_tiles(self, hand: ThrowUpHand, seat: int) -> tuple[Tile, ...]:
+    def hand_tiles(self, hand: ThrowUpHandState, seat: int) -> tuple[Tile, ...]:
         return hand.hands[seat]
 
-    def stock(self, hand: ThrowUpHand) -> int:
+    def stock(self, hand: ThrowUpHandState) -> int:
         return len(hand.boneyard)
 
-    def all_tiles(self, hand: ThrowUpHand) -> tuple[Tile, ...]:
+    def all_tiles(self, hand: ThrowUpHandState) -> tuple[Tile, ...]:
         return sum(hand.hands, ()) + hand.boneyard + tuple(laid.tile for laid in hand.line)
 
-    def hand_legal_moves(self, hand: ThrowUpHand, options: ThrowUpOptions) -> tuple[Move, ...]:
+    def hand_legal_moves(self, hand: ThrowUpHandState, options: ThrowUpOptions) -> tuple[Move, ...]:
         seat = hand.to_act
         plays = _plays(hand, seat)
         if plays:
@@ -229,9 +225,9 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
         return (Move(seat, MoveKind.PASS),)
 
     def hand_apply(
-        self, match: Match[ThrowUpOptions, ThrowUpHand], move: Move
-    ) -> tuple[ThrowUpHand, tuple[Event, ...]]:
-        hand, seat = match.hand, move.seat
+        self, match: Match[ThrowUpOptions, ThrowUpHandState], move: Move
+    ) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
+        hand, seat = match.hand_state, move.seat
         events: list[Event] = []
         if move.kind is MoveKind.PLAY:
             assert move.tile is not None
@@ -254,7 +250,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
         hand = _end_turn(match, hand, seat, events)
         return hand, tuple(events)
 
-    def hand_over(self, hand: ThrowUpHand) -> bool:
+    def hand_over(self, hand: ThrowUpHandState) -> bool:
         # [THR-9] two idle rounds in a row, a player out of tiles, or the line blocked
         if hand.idle_rounds >= 2 or any(not tiles for tiles in hand.hands):
             return True
@@ -265,11 +261,11 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
 
     # ---- scoring -----------------------------------------------------------------
 
-    def running_points(self, hand: ThrowUpHand, players: int) -> tuple[int, ...]:
+    def running_points(self, hand: ThrowUpHandState, players: int) -> tuple[int, ...]:
         return hand.pegs  # [THR-6] pegged at once
 
-    def score_hand(self, match: Match[ThrowUpOptions, ThrowUpHand]) -> HandResult:
-        hand = match.hand
+    def score_hand(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> HandResult:
+        hand = match.hand_state
         counts = tuple(len(tiles) for tiles in hand.hands)
         fewest = min(counts)
         winners = tuple(s for s, c in enumerate(counts) if c == fewest)
@@ -279,12 +275,14 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHand]):
             points[winners[0]] += sum(counts) - fewest
         return HandResult(counts=counts, points=tuple(points), winners=winners)
 
-    def match_over(self, match: Match[ThrowUpOptions, ThrowUpHand]) -> bool:
+    def match_over(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> bool:
         # [THR-11] hands_per_player hands per player
         return len(match.history) >= match.options.hands_per_player * match.players
 
-    def table(self, match: Match[ThrowUpOptions, ThrowUpHand], seat: int | None) -> ThrowUpTable:
-        hand = match.hand
+    def table(
+        self, match: Match[ThrowUpOptions, ThrowUpHandState], seat: int | None
+    ) -> ThrowUpTable:
+        hand = match.hand_state
         left, right = _ends(hand.line)
         return ThrowUpTable(
             line=hand.line,
@@ -334,7 +332,7 @@ def _round_throw(
     raise RuntimeError("no throw differs from the previous round's")  # pragma: no cover
 
 
-def _plays(hand: ThrowUpHand, seat: int) -> tuple[Move, ...]:
+def _plays(hand: ThrowUpHandState, seat: int) -> tuple[Move, ...]:
     """The tiles ``seat`` can lay now, each on every end it matches ([THR-5])."""
     totals = qualifying_totals(hand.dice)
     left, right = _ends(hand.line)
@@ -353,18 +351,18 @@ def _plays(hand: ThrowUpHand, seat: int) -> tuple[Move, ...]:
 
 
 def _lay(
-    hand: ThrowUpHand, seat: int, tile: Tile, end: End | None, events: list[Event]
-) -> ThrowUpHand:
+    hand: ThrowUpHandState, seat: int, tile: Tile, end: End | None, events: list[Event]
+) -> ThrowUpHandState:
     left, right = _ends(hand.line)
     if end is None:
         # [THR-5] the first tile: high half to the left, low half to the right
         line: tuple[LaidTile, ...] = (LaidTile(tile, tile.high, tile.low),)
     elif end is End.LEFT:
         assert left is not None
-        line = (LaidTile(tile, tile.other(left), left),) + hand.line
+        line = (LaidTile(tile, tile.other(left), left), *hand.line)
     else:
         assert right is not None
-        line = hand.line + (LaidTile(tile, right, tile.other(right)),)
+        line = (*hand.line, LaidTile(tile, right, tile.other(right)))
     points = 2 if tile.is_double else 1  # [THR-6]
     events.append(Event(EventKind.PLAY, seat=seat, tile=tile, end=end))
     events.append(Event(EventKind.PEG, seat=seat, points=points))
@@ -379,8 +377,11 @@ def _lay(
 
 
 def _end_turn(
-    match: Match[ThrowUpOptions, ThrowUpHand], hand: ThrowUpHand, seat: int, events: list[Event]
-) -> ThrowUpHand:
+    match: Match[ThrowUpOptions, ThrowUpHandState],
+    hand: ThrowUpHandState,
+    seat: int,
+    events: list[Event],
+) -> ThrowUpHandState:
     """The next seat's turn; after the round's last turn, the leader throws again."""
     following = next_seat(seat, match.players)
     if following != hand.leader:

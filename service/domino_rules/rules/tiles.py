@@ -14,11 +14,14 @@ Tile(6, 4)
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 __all__ = [
+    "CIVIL",
     "MAX_PIP",
+    "MILITARY",
+    "SUPREME_PAIR",
     "Tile",
     "chinese_set",
     "double_n",
@@ -27,9 +30,6 @@ __all__ = [
     "red_pips",
     "remove_tile",
     "two_chinese_sets",
-    "CIVIL",
-    "MILITARY",
-    "SUPREME_PAIR",
 ]
 
 #: The largest pip count of any set the service deals (double-eighteen).
@@ -101,14 +101,14 @@ class Tile:
 
 
 _CODES = (MAX_PIP + 1) * (MAX_PIP + 2) // 2
-_BY_CODE = tuple(Tile(h, l) for h in range(MAX_PIP + 1) for l in range(h + 1))
+_BY_CODE = tuple(Tile(high, low) for high in range(MAX_PIP + 1) for low in range(high + 1))
 
 
 def double_n(n: int) -> tuple[Tile, ...]:
     """The Western double-N set, ``(N+1)(N+2)/2`` tiles in ascending order."""
     if not 0 <= n <= MAX_PIP:
         raise ValueError(f"no double-{n} set")
-    return tuple(Tile(h, l) for h in range(n + 1) for l in range(h + 1))
+    return tuple(Tile(high, low) for high in range(n + 1) for low in range(high + 1))
 
 
 def double_six_without_blank() -> tuple[Tile, ...]:
@@ -119,11 +119,10 @@ def double_six_without_blank() -> tuple[Tile, ...]:
 #: Civil tiles come twice in a Chinese set; military tiles once.
 CIVIL = tuple(
     Tile.parse(t)
-    for t in "6-6 1-1 4-4 3-1 5-5 3-3 2-2 6-5 6-4 6-1 5-1".split()
+    for t in ["6-6", "1-1", "4-4", "3-1", "5-5", "3-3", "2-2", "6-5", "6-4", "6-1", "5-1"]
 )
 MILITARY = tuple(
-    Tile.parse(t)
-    for t in "6-3 5-4 6-2 5-3 5-2 4-3 4-1 3-2 4-2 2-1".split()
+    Tile.parse(t) for t in ["6-3", "5-4", "6-2", "5-3", "5-2", "4-3", "4-1", "3-2", "4-2", "2-1"]
 )
 #: ``[4-2]`` and ``[2-1]``, Gee Joon.
 SUPREME_PAIR = (Tile(4, 2), Tile(2, 1))
@@ -144,8 +143,10 @@ def red_pips(tile: Tile, *, all_sixes: bool = False) -> int:
 
     With ``all_sixes`` (Culin) every 6 is half red.
 
-    >>> red_pips(Tile(6, 6)), red_pips(Tile(4, 1)), red_pips(Tile(6, 1)), red_pips(Tile(6, 1), all_sixes=True)
-    (6, 5, 1, 4)
+    >>> red_pips(Tile(6, 6)), red_pips(Tile(4, 1)), red_pips(Tile(6, 1))
+    (6, 5, 1)
+    >>> red_pips(Tile(6, 1), all_sixes=True)
+    4
     """
     count = 0
     for half in (tile.high, tile.low):

@@ -86,7 +86,7 @@ __all__ = [
     "Catch",
     "RedSixes",
     "TiuU",
-    "TiuUHand",
+    "TiuUHandState",
     "TiuUOptions",
     "TiuUTable",
     "catch_count",
@@ -99,7 +99,7 @@ LAKE_STACKS = 4
 STACKS_PER_PLAYER = {2: 3, 3: 2, 4: 1}
 #: [TU-9] a big fish has at least this many pips
 BIG_FISH = 8
-DOUBLE_SIX = Tile(6, 6)
+SIX_SIX = Tile(6, 6)  # the tile [6-6] (a double six is a set elsewhere)
 
 
 class RedSixes(enum.Enum):
@@ -122,7 +122,7 @@ class TiuUOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class TiuUHand:
+class TiuUHandState:
     hands: tuple[tuple[Tile, ...], ...]
     woodpile: tuple[Tile, ...]  # in draw order: woodpile[0] is drawn next
     lake: tuple[Tile, ...]  # single lake tiles, sorted
@@ -173,9 +173,7 @@ def catch_count(tiles: tuple[Tile, ...], red_sixes: RedSixes = RedSixes.DOUBLE_S
     return big + -(-small // 10) * 10
 
 
-
-
-def _drawn_options(hand: TiuUHand, tile: Tile) -> tuple[Tile, ...]:
+def _drawn_options(hand: TiuUHandState, tile: Tile) -> tuple[Tile, ...]:
     """[TU-6] [TU-7] the distinct things a drawn tile can take: matching single lake
     tiles, and the pile of its own kind (it is the fourth copy)."""
     targets = {t for t in hand.lake if matches(tile, t)}
@@ -184,7 +182,7 @@ def _drawn_options(hand: TiuUHand, tile: Tile) -> tuple[Tile, ...]:
     return tuple(sorted(targets))
 
 
-class TiuU(Ruleset[TiuUOptions, TiuUHand]):
+class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
     id = "tiu_u"
     name = "Tiu U (fishing)"
     source = "RULES.md [TU-1]..[TU-10]; seed 002 (Tiu u), with Culin's account"
@@ -194,7 +192,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
         "the fourth; big fish score 2 per pip, small fish their red pips."
     )
     options_type = TiuUOptions
-    hand_type = TiuUHand
+    hand_state_type = TiuUHandState
 
     def full_set(self, options: TiuUOptions) -> tuple[Tile, ...]:
         return two_chinese_sets()  # [TU-1]
@@ -206,13 +204,13 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
 
     def deal(
         self, match: Match[TiuUOptions, Any], hand_number: int
-    ) -> tuple[TiuUHand, tuple[Event, ...]]:
+    ) -> tuple[TiuUHandState, tuple[Event, ...]]:
         order = rng.shuffled(match.seed, f"deal/{hand_number}/0", two_chinese_sets())
         return self.deal_from(order, match.players, hand_number)
 
     def deal_from(
         self, order: tuple[Tile, ...], players: int, hand_number: int
-    ) -> tuple[TiuUHand, tuple[Event, ...]]:
+    ) -> tuple[TiuUHandState, tuple[Event, ...]]:
         """Deal hand ``hand_number`` from the shuffled ``order`` (see the module docstring)."""
         size = STACK * STACKS_PER_PLAYER[players]
         top = len(order)
@@ -230,14 +228,14 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
         for seat, tiles in enumerate(hands):
             caught: tuple[Tile, ...] = ()
             # [TU-4] a pair of [6-6] is laid out at once; four make two pairs
-            while tiles.count(DOUBLE_SIX) >= 2:
-                tiles = remove_tile(remove_tile(tiles, DOUBLE_SIX), DOUBLE_SIX)
-                caught += (DOUBLE_SIX, DOUBLE_SIX)
-                events.append(Event(EventKind.PAIR_LAID, seat=seat, tiles=(DOUBLE_SIX, DOUBLE_SIX)))
+            while tiles.count(SIX_SIX) >= 2:
+                tiles = remove_tile(remove_tile(tiles, SIX_SIX), SIX_SIX)
+                caught += (SIX_SIX, SIX_SIX)
+                events.append(Event(EventKind.PAIR_LAID, seat=seat, tiles=(SIX_SIX, SIX_SIX)))
             catches.append(caught)
             laid_hands.append(tiles)
         events.append(Event(EventKind.LEADER, seat=leader))
-        hand = TiuUHand(
+        hand = TiuUHandState(
             hands=tuple(laid_hands),
             woodpile=woodpile,
             lake=lake,
@@ -250,16 +248,16 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
 
     # ---- play --------------------------------------------------------------------
 
-    def hand_to_act(self, hand: TiuUHand) -> int:
+    def hand_to_act(self, hand: TiuUHandState) -> int:
         return hand.to_act
 
-    def hand_tiles(self, hand: TiuUHand, seat: int) -> tuple[Tile, ...]:
+    def hand_tiles(self, hand: TiuUHandState, seat: int) -> tuple[Tile, ...]:
         return hand.hands[seat]
 
-    def stock(self, hand: TiuUHand) -> int:
+    def stock(self, hand: TiuUHandState) -> int:
         return len(hand.woodpile)
 
-    def all_tiles(self, hand: TiuUHand) -> tuple[Tile, ...]:
+    def all_tiles(self, hand: TiuUHandState) -> tuple[Tile, ...]:
         drawn = (hand.drawn,) if hand.drawn is not None else ()
         return (
             sum(hand.hands, ())
@@ -270,7 +268,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
             + drawn
         )
 
-    def can_pile(self, hand: TiuUHand, tile: Tile) -> bool:
+    def can_pile(self, hand: TiuUHandState, tile: Tile) -> bool:
         """[TU-7] ``tile`` (held by the seat to act) may pile with two identical lake tiles:
         exactly two lie in the lake and no catch holds a copy, so the fourth is unseen."""
         return (
@@ -279,7 +277,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
             and not any(tile in caught for caught in hand.catches)
         )
 
-    def hand_legal_moves(self, hand: TiuUHand, options: TiuUOptions) -> tuple[Move, ...]:
+    def hand_legal_moves(self, hand: TiuUHandState, options: TiuUOptions) -> tuple[Move, ...]:
         seat = hand.to_act
         if hand.drawn is not None:
             # [TU-6] the drawn tile must capture; the player chooses what
@@ -303,9 +301,9 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
         return tuple(moves)
 
     def hand_apply(
-        self, match: Match[TiuUOptions, TiuUHand], move: Move
-    ) -> tuple[TiuUHand, tuple[Event, ...]]:
-        hand, seat = match.hand, move.seat
+        self, match: Match[TiuUOptions, TiuUHandState], move: Move
+    ) -> tuple[TiuUHandState, tuple[Event, ...]]:
+        hand, seat = match.hand_state, move.seat
         events: list[Event] = []
         if move.kind is MoveKind.CAPTURE_DRAWN:
             assert move.tile is not None and move.target is not None
@@ -325,7 +323,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
                 hand,
                 hands=replace_at(hand.hands, seat, remove_tile(hand.hands[seat], tile)),
                 lake=lake,
-                piles=tuple(sorted(hand.piles + (tile,))),
+                piles=tuple(sorted((*hand.piles, tile))),
             )
             events.append(Event(EventKind.PILE, seat=seat, tile=tile, tiles=(tile, tile, tile)))
         else:  # PASS
@@ -339,7 +337,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
         events.append(Event(EventKind.REVEAL, seat=seat, tile=drawn))
         options = _drawn_options(hand, drawn)
         if not options:
-            hand = dataclasses.replace(hand, lake=tuple(sorted(hand.lake + (drawn,))))
+            hand = dataclasses.replace(hand, lake=tuple(sorted((*hand.lake, drawn))))
             events.append(Event(EventKind.TO_LAKE, seat=seat, tile=drawn))
         elif len(options) == 1:
             hand = self._capture(hand, seat, drawn, options[0], events, from_hand=False)
@@ -350,9 +348,15 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
         return self._end_turn(hand, seat, match.players), tuple(events)
 
     def _capture(
-        self, hand: TiuUHand, seat: int, tile: Tile, target: Tile, events: list[Event],
-        *, from_hand: bool,
-    ) -> TiuUHand:
+        self,
+        hand: TiuUHandState,
+        seat: int,
+        tile: Tile,
+        target: Tile,
+        events: list[Event],
+        *,
+        from_hand: bool,
+    ) -> TiuUHandState:
         hands = hand.hands
         if from_hand:
             hands = replace_at(hands, seat, remove_tile(hands[seat], tile))
@@ -365,7 +369,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
             piles = hand.piles
             lake = remove_tile(hand.lake, target)
             taken = (target,)
-        caught = (tile,) + taken
+        caught = (tile, *taken)
         events.append(Event(EventKind.CAPTURE, seat=seat, tile=tile, target=target, tiles=caught))
         return dataclasses.replace(
             hand,
@@ -375,21 +379,21 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
             catches=replace_at(hand.catches, seat, hand.catches[seat] + caught),
         )
 
-    def _end_turn(self, hand: TiuUHand, seat: int, players: int) -> TiuUHand:
+    def _end_turn(self, hand: TiuUHandState, seat: int, players: int) -> TiuUHandState:
         return dataclasses.replace(hand, to_act=next_seat(seat, players))
 
-    def hand_over(self, hand: TiuUHand) -> bool:
+    def hand_over(self, hand: TiuUHandState) -> bool:
         # [TU-8] the woodpile is exhausted and the last draw resolved
         return not hand.woodpile and hand.drawn is None
 
     # ---- scoring -----------------------------------------------------------------
 
-    def counts(self, hand: TiuUHand, options: TiuUOptions) -> tuple[int, ...]:
+    def counts(self, hand: TiuUHandState, options: TiuUOptions) -> tuple[int, ...]:
         """[TU-9] each seat's count; [TU-8] hands, lake and piles score for no one."""
         return tuple(catch_count(caught, options.red_sixes) for caught in hand.catches)
 
-    def score_hand(self, match: Match[TiuUOptions, TiuUHand]) -> HandResult:
-        counts = self.counts(match.hand, match.options)
+    def score_hand(self, match: Match[TiuUOptions, TiuUHandState]) -> HandResult:
+        counts = self.counts(match.hand_state, match.options)
         best = max(counts)
         winners = tuple(s for s, c in enumerate(counts) if c == best)
         # [TU-10] each highest count collects the difference from every lower player;
@@ -404,11 +408,11 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
             counts=counts, points=counts, winners=winners, settlement=tuple(settlement)
         )
 
-    def match_over(self, match: Match[TiuUOptions, TiuUHand]) -> bool:
+    def match_over(self, match: Match[TiuUOptions, TiuUHandState]) -> bool:
         # [TU-10] a match of `hands` hands
         return len(match.history) >= match.options.hands
 
-    def settlement(self, match: Match[TiuUOptions, TiuUHand]) -> tuple[int, ...] | None:
+    def settlement(self, match: Match[TiuUOptions, TiuUHandState]) -> tuple[int, ...] | None:
         # [TU-10] each hand's settlement adds up
         totals = [0] * match.players
         for result in match.history:
@@ -416,8 +420,8 @@ class TiuU(Ruleset[TiuUOptions, TiuUHand]):
                 totals[seat] += net
         return tuple(totals)
 
-    def table(self, match: Match[TiuUOptions, TiuUHand], seat: int | None) -> TiuUTable:
-        hand = match.hand
+    def table(self, match: Match[TiuUOptions, TiuUHandState], seat: int | None) -> TiuUTable:
+        hand = match.hand_state
         return TiuUTable(
             lake=hand.lake,
             piles=hand.piles,

@@ -78,7 +78,7 @@ __all__ = [
     "Place",
     "TileSet",
     "TsairDeng",
-    "TsairDengHand",
+    "TsairDengHandState",
     "TsairDengOptions",
     "TsairDengTable",
     "place_of",
@@ -87,7 +87,7 @@ __all__ = [
 #: Places in a row of the serpentine [TD-6].
 PLACES = 8
 MAX_PLAYERS = 4
-DOUBLE_SIX = Tile(6, 6)
+SIX_SIX = Tile(6, 6)  # the tile [6-6]; TileSet.DOUBLE_SIX is the set
 
 
 class TileSet(enum.Enum):
@@ -114,13 +114,15 @@ class TsairDengOptions:
         4, "hands in the match, unless target_score is set [TD-10]", minimum=1, maximum=1000
     )
     target_score: int = option(
-        0, "the match ends when a total reaches this; 0 = play `hands` hands [TD-10]",
-        minimum=0, maximum=100_000,
+        0,
+        "the match ends when a total reaches this; 0 = play `hands` hands [TD-10]",
+        minimum=0,
+        maximum=100_000,
     )
 
 
 @dataclass(frozen=True, slots=True)
-class TsairDengHand:
+class TsairDengHandState:
     hands: tuple[tuple[Tile, ...], ...]
     discards: tuple[tuple[Tile, ...], ...]  # per seat, face down, in the order discarded
     played: tuple[Tile, ...]  # in the order played: tile n lies on place_of(n)
@@ -165,9 +167,7 @@ def place_of(number: int) -> int:
     return pos if layer % 2 == 0 else PLACES - 1 - pos
 
 
-
-
-class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
+class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
     id = "tsair_deng"
     name = "Tsair Deng (Slant Nail)"
     source = (
@@ -181,7 +181,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
         "fewest points win."
     )
     options_type = TsairDengOptions
-    hand_type = TsairDengHand
+    hand_state_type = TsairDengHandState
     min_players = 2
     low_wins = True  # [TD-10] fewest total points wins
 
@@ -197,7 +197,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
 
     def deal(
         self, match: Match[TsairDengOptions, object], hand_number: int
-    ) -> tuple[TsairDengHand, tuple[Event, ...]]:
+    ) -> tuple[TsairDengHandState, tuple[Event, ...]]:
         players, options = match.players, match.options
         size = HAND_SIZES[options.tile_set][players]
         order = rng.shuffled(match.seed, f"deal/{hand_number}/0", self.full_set(options))
@@ -208,14 +208,14 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
             # [TD-3] the previous hand's winner leads
             leader = match.history[-1].winners[0]
         else:
-            holders = [s for s, tiles in enumerate(hands) if DOUBLE_SIX in tiles]
+            holders = [s for s, tiles in enumerate(hands) if SIX_SIX in tiles]
             if options.tile_set is TileSet.DOUBLE_SIX and holders:
                 # [TD-3] double-six: the holder of [6-6] leads the first hand
                 leader = holders[0]
             else:
                 # [TD-3] a seat drawn at random
                 leader = rng.Stream(match.seed, f"lead/{hand_number}").below(players)
-        hand = TsairDengHand(
+        hand = TsairDengHandState(
             hands=hands,
             discards=((),) * players,
             played=(),
@@ -229,19 +229,21 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
 
     # ---- play --------------------------------------------------------------------
 
-    def hand_to_act(self, hand: TsairDengHand) -> int:
+    def hand_to_act(self, hand: TsairDengHandState) -> int:
         return hand.to_act
 
-    def hand_tiles(self, hand: TsairDengHand, seat: int) -> tuple[Tile, ...]:
+    def hand_tiles(self, hand: TsairDengHandState, seat: int) -> tuple[Tile, ...]:
         return hand.hands[seat]
 
-    def stock(self, hand: TsairDengHand) -> int:
+    def stock(self, hand: TsairDengHandState) -> int:
         return 0  # no drawing
 
-    def all_tiles(self, hand: TsairDengHand) -> tuple[Tile, ...]:
+    def all_tiles(self, hand: TsairDengHandState) -> tuple[Tile, ...]:
         return sum(hand.hands, ()) + sum(hand.discards, ()) + hand.played + hand.unused
 
-    def hand_legal_moves(self, hand: TsairDengHand, options: TsairDengOptions) -> tuple[Move, ...]:
+    def hand_legal_moves(
+        self, hand: TsairDengHandState, options: TsairDengOptions
+    ) -> tuple[Move, ...]:
         seat = hand.to_act
         distinct = sorted(set(hand.hands[seat]))
         if hand.open_pip is None:
@@ -260,9 +262,9 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
         return tuple(plays) + tuple(Move(seat, MoveKind.DISCARD, t) for t in distinct)
 
     def hand_apply(
-        self, match: Match[TsairDengOptions, TsairDengHand], move: Move
-    ) -> tuple[TsairDengHand, tuple[Event, ...]]:
-        hand, seat = match.hand, move.seat
+        self, match: Match[TsairDengOptions, TsairDengHandState], move: Move
+    ) -> tuple[TsairDengHandState, tuple[Event, ...]]:
+        hand, seat = match.hand_state, move.seat
         assert move.tile is not None
         tiles = remove_tile(hand.hands[seat], move.tile)
         if move.kind is MoveKind.PLAY:
@@ -274,7 +276,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
                 open_pip = move.tile.other(hand.open_pip)
             event = Event(EventKind.PLAY, seat=seat, tile=move.tile, open_pip=open_pip)
             # [TD-6] the tile goes on the serpentine (place_of(len(played)))
-            hand = dataclasses.replace(hand, played=hand.played + (move.tile,), open_pip=open_pip)
+            hand = dataclasses.replace(hand, played=(*hand.played, move.tile), open_pip=open_pip)
         else:  # DISCARD [TD-5] face down: only the discarder sees the tile
             event = Event(EventKind.DISCARD, seat=seat, tile=move.tile, private_to=seat)
             discards = hand.discards[seat] + (move.tile,)
@@ -284,19 +286,21 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
         )
         return hand, (event,)
 
-    def hand_over(self, hand: TsairDengHand) -> bool:
+    def hand_over(self, hand: TsairDengHandState) -> bool:
         # [TD-7] every player has played or discarded all their tiles
         return not any(hand.hands)
 
     # ---- scoring -----------------------------------------------------------------
 
-    def score_hand(self, match: Match[TsairDengOptions, TsairDengHand]) -> HandResult:
-        hand, players = match.hand, match.players
+    def score_hand(self, match: Match[TsairDengOptions, TsairDengHandState]) -> HandResult:
+        hand, players = match.hand_state, match.players
         # [TD-8] a hand scores the pips of its discards
         counts = tuple(hand_pips(d) for d in hand.discards)
         if any(not d for d in hand.discards):
             # [TD-8] someone discarded nothing: every other score is doubled
-            points = tuple(0 if not d else 2 * c for d, c in zip(hand.discards, counts))
+            points = tuple(
+                0 if not d else 2 * c for d, c in zip(hand.discards, counts, strict=False)
+            )
         else:
             points = counts
         before = [0] * players
@@ -313,22 +317,22 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
         winner = min(range(players), key=rank)
         return HandResult(counts=counts, points=points, winners=(winner,))
 
-    def match_over(self, match: Match[TsairDengOptions, TsairDengHand]) -> bool:
+    def match_over(self, match: Match[TsairDengOptions, TsairDengHandState]) -> bool:
         options = match.options
         if options.target_score > 0:
             # [TD-10] play until a total reaches target_score; hands is ignored
             return max(self.totals(match)) >= options.target_score
         return match.hand_number >= options.hands  # [TD-10]
 
-    def settlement(self, match: Match[TsairDengOptions, TsairDengHand]) -> tuple[int, ...]:
+    def settlement(self, match: Match[TsairDengOptions, TsairDengHandState]) -> tuple[int, ...]:
         # [TD-10] every pair settles the difference: net_i = sum_j (total_j - total_i)
         totals = self.totals(match)
         return tuple(sum(totals) - len(totals) * own for own in totals)
 
     def table(
-        self, match: Match[TsairDengOptions, TsairDengHand], seat: int | None
+        self, match: Match[TsairDengOptions, TsairDengHandState], seat: int | None
     ) -> TsairDengTable:
-        hand = match.hand
+        hand = match.hand_state
         tops: list[Tile | None] = [None] * PLACES
         depths = [0] * PLACES
         for number, tile in enumerate(hand.played, start=1):
@@ -337,7 +341,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHand]):
             tops[place] = tile
             depths[place] += 1
         return TsairDengTable(
-            places=tuple(Place(top, depth) for top, depth in zip(tops, depths)),
+            places=tuple(Place(top, depth) for top, depth in zip(tops, depths, strict=False)),
             open_pip=hand.open_pip,
             played=len(hand.played),
             discards=hand.discards[seat] if seat is not None else (),
