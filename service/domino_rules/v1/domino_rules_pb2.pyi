@@ -32,6 +32,15 @@ class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     IN_PROGRESS: _ClassVar[Status]
     HAND_OVER: _ClassVar[Status]
     MATCH_OVER: _ClassVar[Status]
+
+class HandEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HAND_END_UNSPECIFIED: _ClassVar[HandEnd]
+    DOMINOED: _ClassVar[HandEnd]
+    BLOCKED: _ClassVar[HandEnd]
+    IDLE_ROUNDS: _ClassVar[HandEnd]
+    WOODPILE_EXHAUSTED: _ClassVar[HandEnd]
+    ALL_TILES_PLACED: _ClassVar[HandEnd]
 MOVE_KIND_UNSPECIFIED: MoveKind
 PLAY: MoveKind
 DRAW: MoveKind
@@ -48,6 +57,12 @@ STATUS_UNSPECIFIED: Status
 IN_PROGRESS: Status
 HAND_OVER: Status
 MATCH_OVER: Status
+HAND_END_UNSPECIFIED: HandEnd
+DOMINOED: HandEnd
+BLOCKED: HandEnd
+IDLE_ROUNDS: HandEnd
+WOODPILE_EXHAUSTED: HandEnd
+ALL_TILES_PLACED: HandEnd
 
 class Tile(_message.Message):
     __slots__ = ("high", "low")
@@ -382,18 +397,20 @@ class SeatScore(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., hand_points: _Optional[int] = ..., match_points: _Optional[int] = ..., net: _Optional[int] = ...) -> None: ...
 
 class HandScore(_message.Message):
-    __slots__ = ("hand", "counts", "points", "winners", "settlement")
+    __slots__ = ("hand", "counts", "points", "winners", "settlement", "end")
     HAND_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
     hand: int
     counts: _containers.RepeatedScalarFieldContainer[int]
     points: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     settlement: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, hand: _Optional[int] = ..., counts: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., settlement: _Optional[_Iterable[int]] = ...) -> None: ...
+    end: HandEnd
+    def __init__(self, hand: _Optional[int] = ..., counts: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., settlement: _Optional[_Iterable[int]] = ..., end: _Optional[_Union[HandEnd, str]] = ...) -> None: ...
 
 class GetScoreResponse(_message.Message):
     __slots__ = ("status", "seats", "hands", "winners", "version", "game_id", "hand", "seed_commitment", "seed")
