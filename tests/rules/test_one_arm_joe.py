@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import random
+from typing import Any
 
 import pytest
 
 from domino_rules import rules
 from domino_rules.rules import (
+    Event,
     EventKind,
     GameOverError,
+    HandEnd,
+    HandResult,
     IllegalMoveError,
     Match,
     Move,
@@ -21,45 +26,22 @@ from domino_rules.rules import (
     Tile,
     rng,
 )
-from domino_rules.rules.one_arm_joe import OneArmJoeHandState
+from domino_rules.rules.one_arm_joe import OneArmJoeHandState, OneArmJoeOptions
 from domino_rules.rules.tiles import double_n
+
+from .positions import dealt, hand, order_of
+from .positions import one_arm_joe as position
 
 R = rules.get("one_arm_joe")
 PLAY, DRAW, PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
-
-
-def tiles(text: str) -> tuple[Tile, ...]:
-    return tuple(sorted(Tile.parse(t) for t in text.split()))
-
-
-def position(
-    hands: list[str],
-    *,
-    boneyard: str = "",
-    line: str = "",
-    open_end: int | None = None,
-    to_act: int = 0,
-    bonus: bool = False,
-    leader: int = 0,
-    **options: object,
-) -> Match:
-    hand = OneArmJoeHandState(
-        hands=tuple(tiles(h) for h in hands),
-        boneyard=tuple(Tile.parse(t) for t in boneyard.split()),
-        line=tuple(Tile.parse(t) for t in line.split()),
-        open_end=open_end,
-        to_act=to_act,
-        bonus=bonus,
-        leader=leader,
-    )
-    return Match(len(hands), R.make_options(options), "scripted", 1, hand)
+OAJ = Match[OneArmJoeOptions, OneArmJoeHandState]
 
 
 def play(seat: int, tile: str) -> Move:
     return Move(seat, PLAY, Tile.parse(tile))
 
 
-def kinds(events) -> list[EventKind]:
+def kinds(events: tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
 
 
@@ -92,7 +74,7 @@ def test_oaj2_three_tiles_each_rest_is_boneyard() -> None:
 
 
 @pytest.mark.parametrize(("n", "most"), [(6, 9), (9, 18), (18, 63)])
-def test_oaj2_player_range_is_two_to_a_third_of_the_tiles(n: int, most: int) -> None:
+def test_oaj2_player_range_is_two_to_a_third_of_the_hand(n: int, most: int) -> None:
     """[OAJ-2] 2 up to floor(tiles / 3) players."""
     options = R.make_options({"set_max_pip": n})
     assert R.player_range(options) == (2, most)
@@ -107,15 +89,33 @@ def test_oaj2_player_range_is_two_to_a_third_of_the_tiles(n: int, most: int) -> 
 
 def test_oaj3_highest_double_leads_and_is_the_only_move() -> None:
     """[OAJ-3] the holder of the highest double leads it: their only legal move."""
-    match = position(["1-1 6-5 2-0", "4-4 3-3 6-0", "5-2 4-1 3-0"], to_act=1)
-    hand = R.new_match(R.make_options({}), 3, "x").hand_state
-    match = dataclasses.replace(
-        match, hand_state=dataclasses.replace(match.hand_state, to_act=1, leader=1)
-    )
+    match = position(["1-1 6-5 2-0", "4-4 3-3 6-0", "5-2 4-1 3-0"], to_act=1, leader=1)
     assert R.legal_moves(match) == (play(1, "4-4"),)
     with pytest.raises(IllegalMoveError):
         R.apply(match, play(1, "3-3"))
-    assert hand.leader == hand.to_act
+
+
+@pytest.mark.parametrize("holder", [0, 1, 2])
+def test_oaj3_the_deal_gives_the_lead_to_the_holder_of_the_highest_double(holder: int) -> None:
+    """[OAJ-3] an exact deal: the seat dealt the highest double ([5-5], with [6-6] in the
+    boneyard and [3-3] elsewhere) leads it, and it is the only legal move."""
+    dealt_hands = ["6-5 4-1 2-0", "6-4 5-2 3-1", "6-3 4-0 2-1"]
+    dealt_hands[holder] = "5-5 4-2 1-0"
+    dealt_hands[(holder + 1) % 3] = "3-3 6-2 5-0"
+    full = double_n(6)
+    match = dealt(R, 3, order_of(full, " ".join(dealt_hands)))
+    state = match.hand_state
+    assert state.hands[holder] == hand("5-5 4-2 1-0")
+    assert Tile(6, 6) in state.boneyard  # the highest double of the set was not dealt
+    assert state.leader == state.to_act == R.to_act(match) == holder
+    assert R.legal_moves(match) == (play(holder, "5-5"),)
+    assert kinds(match.last_events) == [EventKind.DEAL, EventKind.LEADER]
+    assert match.last_events[-1].seat == holder
+    for other in (play(holder, "4-2"), play(holder, "3-3"), Move(holder, DRAW)):
+        with pytest.raises(IllegalMoveError):
+            R.apply(match, other)
+    with pytest.raises(ValueError, match="void"):  # [OAJ-3] nobody holds a double
+        dealt(R, 2, order_of(full, "6-5 4-1 2-0 6-4 5-2 3-1"))
 
 
 def test_oaj3_deal_leader_holds_the_highest_double() -> None:
@@ -152,7 +152,7 @@ def test_oaj4_single_arm_other_end_becomes_open() -> None:
     """[OAJ-4] every tile goes on the one open end; its other end becomes the open end."""
     match = position(["6-3 1-0", "3-2 6-1 5-5"], line="6-6", open_end=6, to_act=0)
     match, _events = R.apply(match, play(0, "6-3"))
-    assert match.hand_state.open_end == 3 and match.hand_state.line == (*tiles("6-6"), Tile(6, 3))
+    assert match.hand_state.open_end == 3 and match.hand_state.line == (*hand("6-6"), Tile(6, 3))
     # seat 1 holds [6-1], which matched the lead double's other side: only one arm
     assert R.legal_moves(match) == (play(1, "3-2"),)
 
@@ -232,7 +232,7 @@ def test_oaj7_draw_until_a_match_which_is_played_at_once() -> None:
     assert R.legal_moves(match) == (Move(0, DRAW),)
     after, events = R.apply(match, Move(0, DRAW))
     assert kinds(events) == [EventKind.DRAW, EventKind.DRAW, EventKind.AUTO_PLAY]
-    assert after.hand_state.hands[0] == tiles("2-2 1-0 5-5 3-1")
+    assert after.hand_state.hands[0] == hand("2-2 1-0 5-5 3-1")
     assert after.hand_state.open_end == 0 and after.hand_state.line[-1] == Tile(4, 0)
     assert after.hand_state.boneyard == (Tile(6, 2),)
     assert R.to_act(after) == 1
@@ -277,6 +277,7 @@ def test_oaj8_playing_the_last_tile_ends_the_hand() -> None:
     assert after.status is not Status.IN_PROGRESS
     assert EventKind.HAND_OVER in kinds(events)
     assert after.history[-1].winners == (0,)
+    assert after.history[-1].end is HandEnd.DOMINOED  # [OAJ-8] how the hand ended
 
 
 def test_oaj8_double_as_last_tile_ends_the_hand_without_bonus() -> None:
@@ -299,12 +300,13 @@ def test_oaj8_blocked_hand_ends() -> None:
     blocked = dataclasses.replace(
         blocked,
         hand_state=dataclasses.replace(
-            blocked.hand_state, hands=(tiles("4-5 1-0"), tiles("3-3 2-1"))
+            blocked.hand_state, hands=(hand("4-5 1-0"), hand("3-3 2-1"))
         ),
     )
     after, events = R.apply(blocked, play(0, "5-4"))  # open end 5: nobody holds a 5
     assert after.status is not Status.IN_PROGRESS and EventKind.HAND_OVER in kinds(events)
     assert after.history[-1].counts == (1, 9)
+    assert after.history[-1].end is HandEnd.BLOCKED  # [OAJ-8] how the hand ended
 
 
 def test_oaj8_blocked_means_no_player_at_all_can_match() -> None:
@@ -317,7 +319,7 @@ def test_oaj8_blocked_means_no_player_at_all_can_match() -> None:
     assert R.legal_moves(after) == (play(2, "5-2"),)
 
 
-def test_oaj8_not_blocked_while_the_boneyard_has_tiles() -> None:
+def test_oaj8_not_blocked_while_the_boneyard_has_hand() -> None:
     """[OAJ-8] with tiles in the boneyard the hand goes on even if no hand matches."""
     match = position(["5-4 1-0", "3-3 2-1"], line="6-6 6-4", open_end=4, boneyard="2-2")
     after, _ = R.apply(match, play(0, "5-4"))
@@ -327,7 +329,7 @@ def test_oaj8_not_blocked_while_the_boneyard_has_tiles() -> None:
 # ---------------------------------------------------------------- [OAJ-9]
 
 
-def _end_blocked(hands: list[str], **options: object) -> Match:
+def _end_blocked(hands: list[str], **options: Any) -> OAJ:
     """Seat 0 plays [5-4] on 4 and blocks (nobody holds a 5, the boneyard is empty)."""
     match = position(
         ["5-4 " + hands[0], *hands[1:]], line="6-6 6-4", open_end=4, target_score=0, **options
@@ -408,7 +410,7 @@ def test_oaj10_match_ends_when_a_total_reaches_the_target() -> None:
     """[OAJ-10] the match ends once a total reaches target_score; highest total wins."""
     match = position(["4-1", "6-6 6-5 2-1"], line="6-6 6-4", open_end=4, target_score=20)
     match = dataclasses.replace(
-        match, history=(rules.HandResult((0, 3), (0, 8), (1,)),), hand_number=2
+        match, history=(HandResult((0, 3), (0, 8), (1,), HandEnd.BLOCKED),), hand_number=2
     )
     after, events = R.apply(match, play(0, "4-1"))
     assert after.status is Status.MATCH_OVER
@@ -424,12 +426,12 @@ def test_oaj10_equal_highest_totals_share_the_win() -> None:
     """[OAJ-10] equal highest totals share the win."""
     match = position(["4-1", "3-3 2-1"], line="6-6 6-4", open_end=4, target_score=20)
     match = dataclasses.replace(
-        match, history=(rules.HandResult((9, 0), (0, 20), (1,)),), hand_number=2
+        match, history=(HandResult((9, 0), (0, 20), (1,), HandEnd.DOMINOED),), hand_number=2
     )
     after, _ = R.apply(match, play(0, "4-1"))
     assert R.score(after).match_points == (9, 20)
     match = dataclasses.replace(
-        match, history=(rules.HandResult((9, 0), (0, 9), (1,)),), hand_number=2
+        match, history=(HandResult((9, 0), (0, 9), (1,), HandEnd.DOMINOED),), hand_number=2
     )
     after, _ = R.apply(match, play(0, "4-1"))  # 9 each, target 20 not reached: goes on
     assert after.status is Status.HAND_OVER
@@ -462,10 +464,10 @@ def test_wrong_seat_and_illegal_moves_leave_the_state_unchanged() -> None:
 
 def test_same_seed_same_game() -> None:
     """Determinism: same seed, options and moves give the same game."""
-    import random
 
-    def run(seed: str) -> list[Match]:
-        match, chooser, seen = R.new_match(R.make_options({}), 4, seed), random.Random(7), []
+    def run(seed: str) -> list[OAJ]:
+        match: OAJ = R.new_match(R.make_options({}), 4, seed)
+        chooser, seen = random.Random(7), []
         while match.status is not Status.MATCH_OVER:
             match, _ = R.apply(match, chooser.choice(R.legal_moves(match)))
             seen.append(match)

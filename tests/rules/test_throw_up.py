@@ -6,11 +6,22 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
 from domino_rules.rules import rng
-from domino_rules.rules.base import End, Event, EventKind, HandResult, Match, Move, MoveKind, Status
+from domino_rules.rules.base import (
+    End,
+    Event,
+    EventKind,
+    HandEnd,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    Status,
+)
 from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
 from domino_rules.rules.registry import get
 from domino_rules.rules.throw_up import (
@@ -23,78 +34,34 @@ from domino_rules.rules.throw_up import (
 )
 from domino_rules.rules.tiles import Tile, double_six_without_blank
 
+from . import positions
+from .positions import hand as tiles
+from .positions import laid
+
 RULES = get("throw_up")
 SEED = "thr"
 FULL_SET = tuple(sorted(double_six_without_blank()))
-
-
-def tiles(text: str) -> tuple[Tile, ...]:
-    return tuple(sorted(Tile.parse(t) for t in text.split()))
-
-
-def laid(text: str) -> tuple[LaidTile, ...]:
-    """A line written left to right as the pips show: ``"2-2 2-4 4-1"``."""
-    out = []
-    for word in text.split():
-        left, right = (int(p) for p in word.split("-"))
-        out.append(LaidTile(Tile.of(left, right), left, right))
-    return tuple(out)
+THR = Match[ThrowUpOptions, ThrowUpHandState]
 
 
 def play(seat: int, tile: str, end: End | None = None) -> Move:
     return Move(seat, MoveKind.PLAY, Tile.parse(tile), end=end)
 
 
-def make_match(
-    hands: list[str],
-    *,
-    line: str = "",
-    dice: tuple[int, ...] = (1, 5, 3),
-    leader: int = 0,
-    to_act: int | None = None,
-    boneyard: str | None = None,
-    front: str = "",
-    pegs: tuple[int, ...] | None = None,
-    round: int = 1,
-    idle_rounds: int = 0,
-    laid_this_round: bool = False,
-    options: ThrowUpOptions | None = None,
-    hand_number: int = 1,
-    history: tuple[HandResult, ...] = (),
-) -> Match[ThrowUpOptions, ThrowUpHandState]:
-    """An exact position; by default the boneyard is every other tile, ascending, after
-    the tiles ``front`` names."""
-    held = tuple(tiles(h) for h in hands)
-    on_line = laid(line)
-    if boneyard is None:
-        first = tiles(front)
-        rest = list(FULL_SET)
-        for t in sum(held, ()) + tuple(lt.tile for lt in on_line) + first:
-            rest.remove(t)
-        yard = first + tuple(rest)
-    else:
-        yard = tuple(Tile.parse(t) for t in boneyard.split())
-    hand = ThrowUpHandState(
-        hands=held,
-        boneyard=yard,
-        line=on_line,
-        dice=dice,
-        round=round,
-        leader=leader,
-        to_act=leader if to_act is None else to_act,
-        pegs=pegs if pegs is not None else (0,) * len(hands),
-        idle_rounds=idle_rounds,
-        laid_this_round=laid_this_round,
-    )
-    return Match(len(hands), options or ThrowUpOptions(), SEED, hand_number, hand, history=history)
+def make_match(hands: list[str], **fields: Any) -> THR:
+    """An exact position (:func:`positions.throw_up`, seeded with ``SEED``); by default the
+    boneyard is every other tile, ascending, after the tiles ``front`` names."""
+    return positions.throw_up(hands, seed=SEED, **fields)
 
 
 def kinds(events: tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
 
 
-def table(match: Match[ThrowUpOptions, ThrowUpHandState]) -> ThrowUpTable:
-    return RULES.view(match, None).table
+def table(match: THR) -> ThrowUpTable:
+    seen = RULES.view(match, None).table
+    assert isinstance(seen, ThrowUpTable)
+    return seen
 
 
 # --------------------------------------------------------------------------- rules
@@ -147,7 +114,7 @@ def test_thr2_only_the_tied_seats_throw_again() -> None:
 def test_thr2_the_lead_passes_to_the_next_seat() -> None:
     """[THR-2] later hands: no throw-off, the lead passes on, wrapping around."""
     finished = make_match(["", "5-5", "6-6"], leader=2, to_act=2)
-    result = HandResult(counts=(0, 1, 1), points=(2, 0, 0), winners=(0,))
+    result = HandResult(counts=(0, 1, 1), points=(2, 0, 0), winners=(0,), end=HandEnd.DOMINOED)
     finished = dataclasses.replace(finished, status=Status.HAND_OVER, history=(result,))
     match, events = RULES.apply(finished, Move(0, MoveKind.NEXT_HAND))
     assert match.hand_number == 2 and match.hand_state.leader == 0 and match.hand_state.to_act == 0
@@ -331,6 +298,7 @@ def test_thr9_two_idle_rounds_end_the_hand() -> None:
     assert second.status is Status.IN_PROGRESS
     second, events = RULES.apply(second, Move(1, MoveKind.PASS))
     assert second.status is Status.HAND_OVER and EventKind.DICE not in kinds(events)
+    assert second.history[-1].end is HandEnd.IDLE_ROUNDS  # [THR-9] how the hand ended
     # a tile laid in the round breaks the run
     laid_round = dataclasses.replace(
         idle, hand_state=dataclasses.replace(idle.hand_state, idle_rounds=1, laid_this_round=True)
@@ -348,6 +316,7 @@ def test_thr9_a_blocked_line_ends_the_hand_at_once() -> None:
     assert match.status is Status.HAND_OVER
     assert EventKind.TURN_PASSED not in kinds(events)
     assert match.history[-1].counts == (1, 2)
+    assert match.history[-1].end is HandEnd.BLOCKED  # [THR-9] how the hand ended
     # whatever the dice: tiles matching an end keep the hand going though none qualifies
     open_line = make_match(["6-1 3-2", "5-4 1-0"], line="6-6", dice=(3, 4, 2))
     open_line, _ = RULES.apply(open_line, play(0, "6-1", End.LEFT))
@@ -361,6 +330,15 @@ def test_thr9_laying_the_last_tile_ends_the_hand_at_once() -> None:
     assert match.status is Status.HAND_OVER
     assert kinds(events) == [EventKind.PLAY, EventKind.PEG, EventKind.HAND_OVER]
     assert match.history[-1].counts == (0, 2, 2)
+    assert match.history[-1].end is HandEnd.DOMINOED  # [THR-9] how the hand ended
+
+
+def test_thr9_going_out_on_a_blocked_line_is_dominoed() -> None:
+    """[THR-9] laying the last tile ends the hand as DOMINOED, even when it also blocks."""
+    match = make_match(["4-1", "6-5 6-6", "5-0 3-3"], line="1-1", dice=(1, 2, 2))
+    match, _ = RULES.apply(match, play(0, "4-1", End.RIGHT))  # ends 1 and 4: nobody matches
+    assert match.status is Status.HAND_OVER
+    assert match.history[-1].end is HandEnd.DOMINOED
 
 
 def test_thr10_fewest_tiles_scores_the_others_tiles() -> None:
@@ -370,7 +348,9 @@ def test_thr10_fewest_tiles_scores_the_others_tiles() -> None:
     )
     match, events = RULES.apply(match, play(0, "4-1", End.RIGHT))
     result = match.history[-1]
-    assert result == HandResult(counts=(0, 2, 3), points=(3 + 1 + 5, 2, 1), winners=(0,))
+    assert result == HandResult(
+        counts=(0, 2, 3), points=(3 + 1 + 5, 2, 1), winners=(0,), end=HandEnd.DOMINOED
+    )
     assert events[-1] == Event(EventKind.HAND_OVER, seats=(0,), scores=(9, 2, 1))
     assert RULES.score(match).hand_points == (9, 2, 1)
 
@@ -382,13 +362,17 @@ def test_thr10_a_tie_for_fewest_scores_no_one() -> None:
     )
     match, _ = RULES.apply(match, play(0, "6-1", End.LEFT))
     assert match.status is Status.HAND_OVER  # blocked: nothing shows 1 or 6
-    assert match.history[-1] == HandResult(counts=(1, 2, 3), points=(1 + 3 + 2, 2, 1), winners=(0,))
+    assert match.history[-1] == HandResult(
+        counts=(1, 2, 3), points=(1 + 3 + 2, 2, 1), winners=(0,), end=HandEnd.BLOCKED
+    )
     tie = make_match(
         ["6-1 5-2 3-2", "5-4 4-3", "2-0 5-0 4-0"], line="6-6", dice=(3, 4, 2), pegs=(0, 2, 1)
     )
     tie, _ = RULES.apply(tie, play(0, "6-1", End.LEFT))
     assert tie.status is Status.HAND_OVER
-    assert tie.history[-1] == HandResult(counts=(2, 2, 3), points=(1, 2, 1), winners=(0, 1))
+    assert tie.history[-1] == HandResult(
+        counts=(2, 2, 3), points=(1, 2, 1), winners=(0, 1), end=HandEnd.BLOCKED
+    )
 
 
 def test_thr11_match_is_hands_per_player_times_players() -> None:
@@ -398,9 +382,9 @@ def test_thr11_match_is_hands_per_player_times_players() -> None:
     for bad in (0, 21, True):
         with pytest.raises(OptionsError):
             RULES.make_options({"hands_per_player": bad})
-    past = HandResult(counts=(1, 2, 3), points=(4, 0, 4), winners=(0,))
+    past = HandResult(counts=(1, 2, 3), points=(4, 0, 4), winners=(0,), end=HandEnd.BLOCKED)
 
-    def finish(history: tuple[HandResult, ...]) -> Match[ThrowUpOptions, ThrowUpHandState]:
+    def finish(history: tuple[HandResult, ...]) -> THR:
         match = make_match(
             ["4-1", "6-5 6-6", "4-4 5-0"],
             line="1-1",
@@ -420,7 +404,7 @@ def test_thr11_match_is_hands_per_player_times_players() -> None:
         line="1-1",
         dice=(1, 2, 2),
         options=ThrowUpOptions(hands_per_player=1),
-        history=(HandResult((0, 1), (0, 3), (0,)),),
+        history=(HandResult((0, 1), (0, 3), (0,), HandEnd.IDLE_ROUNDS),),
         hand_number=2,
     )
     one, events = RULES.apply(one, play(0, "4-1", End.RIGHT))

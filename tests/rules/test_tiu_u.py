@@ -8,7 +8,16 @@ from collections import Counter
 import pytest
 
 from domino_rules.rules import registry, rng
-from domino_rules.rules.base import Event, EventKind, HandResult, Match, Move, MoveKind, Status
+from domino_rules.rules.base import (
+    Event,
+    EventKind,
+    HandEnd,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    Status,
+)
 from domino_rules.rules.errors import IllegalMoveError, PlayerCountError
 from domino_rules.rules.tiles import CIVIL, MILITARY, Tile, two_chinese_sets
 from domino_rules.rules.tiu_u import (
@@ -20,8 +29,13 @@ from domino_rules.rules.tiu_u import (
     TiuUTable,
 )
 
+from .positions import dealt, order_of, tiles
+from .positions import tile as T
+from .positions import tiu_u as position
+
 RULES = registry.get("tiu_u")
 assert isinstance(RULES, TiuU)
+TU = Match[TiuUOptions, TiuUHandState]
 
 CAPTURE, CAPTURE_DRAWN, PILE, PASS = (
     MoveKind.CAPTURE,
@@ -29,43 +43,6 @@ CAPTURE, CAPTURE_DRAWN, PILE, PASS = (
     MoveKind.PILE,
     MoveKind.PASS,
 )
-
-
-def T(text: str) -> Tile:
-    return Tile.parse(text)
-
-
-def tiles(text: str) -> tuple[Tile, ...]:
-    return tuple(T(word) for word in text.split())
-
-
-def position(
-    hands: list[str],
-    lake: str,
-    woodpile: str,
-    *,
-    catches: list[str] | None = None,
-    piles: str = "",
-    to_act: int = 0,
-    drawn: str | None = None,
-    leader: int = 0,
-    options: TiuUOptions | None = None,
-    hand_number: int = 1,
-    history: tuple[HandResult, ...] = (),
-) -> Match[TiuUOptions, TiuUHandState]:
-    """An exact position: tiles written as in RULES.md, woodpile in draw order."""
-    players = len(hands)
-    hand = TiuUHandState(
-        hands=tuple(tuple(sorted(tiles(h))) for h in hands),
-        woodpile=tiles(woodpile),
-        lake=tuple(sorted(tiles(lake))),
-        piles=tuple(sorted(tiles(piles))),
-        catches=tuple(tiles(c) for c in catches) if catches else ((),) * players,
-        to_act=to_act,
-        leader=leader,
-        drawn=T(drawn) if drawn else None,
-    )
-    return Match(players, options or TiuUOptions(), "scripted", hand_number, hand, history)
 
 
 def mv(seat: int, kind: MoveKind, tile: str | None = None, target: str | None = None) -> Move:
@@ -76,7 +53,7 @@ def kinds(events: tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
 
 
-def assert_illegal(match: Match[TiuUOptions, TiuUHandState], move: Move) -> None:
+def assert_illegal(match: TU, move: Move) -> None:
     before = repr(match)
     with pytest.raises(IllegalMoveError):
         RULES.apply(match, move)
@@ -85,10 +62,13 @@ def assert_illegal(match: Match[TiuUOptions, TiuUHandState], move: Move) -> None
 
 def order_with(placed: dict[int, Tile]) -> tuple[Tile, ...]:
     """A 64-tile order with ``placed`` tiles at given indices, the rest ascending."""
-    rest = list(two_chinese_sets())
-    for tile in placed.values():
-        rest.remove(tile)
-    return tuple(placed[i] if i in placed else rest.pop(0) for i in range(64))
+    return order_of(two_chinese_sets(), placed=placed)
+
+
+def deal(order: tuple[Tile, ...], players: int) -> tuple[TiuUHandState, tuple[Event, ...]]:
+    """Hand 1 dealt from the exact ``order`` (``deal_from``): its state and events."""
+    match = dealt(RULES, players, order, options=TiuUOptions())
+    return match.hand_state, match.last_events
 
 
 # --------------------------------------------------------------------------- [TU-1]
@@ -118,13 +98,13 @@ def test_tu2_deal_lake_hands_and_woodpile(players: int, size: int, stock: int) -
     seed = f"tu2-{players}"
     match = RULES.new_match(TiuUOptions(), players, seed)
     order = rng.shuffled(seed, "deal/1/0", two_chinese_sets())
-    hand = match.hand_state
-    assert hand.lake == tuple(sorted(order[:16]))
+    state = match.hand_state
+    assert state.lake == tuple(sorted(order[:16]))
     for seat in range(players):
-        dealt = order[64 - size * (seat + 1) : 64 - size * seat]
-        assert sorted(hand.hands[seat] + hand.catches[seat]) == sorted(dealt)
-    assert hand.woodpile == tuple(reversed(order[16 : 64 - size * players]))
-    assert RULES.stock(hand) == stock
+        stacks = order[64 - size * (seat + 1) : 64 - size * seat]
+        assert sorted(state.hands[seat] + state.catches[seat]) == sorted(stacks)
+    assert state.woodpile == tuple(reversed(order[16 : 64 - size * players]))
+    assert RULES.stock(state) == stock
     assert match.last_events[0] == Event(EventKind.DEAL, count=size)
     assert match.last_events[-1] == Event(EventKind.LEADER, seat=0)
     # the first tile drawn is the one next to the hands' end: order[64 - size * players - 1]
@@ -134,24 +114,24 @@ def test_tu2_deal_lake_hands_and_woodpile(players: int, size: int, stock: int) -
     assert RULES.stock(after.hand_state) == stock - 1
     # a seat sees its own hand only; the lake is public
     view = RULES.view(match, 1)
-    assert view.hand == hand.hands[1]
-    assert view.hand_sizes == tuple(len(h) for h in hand.hands)
+    assert view.hand == state.hands[1]
+    assert view.hand_sizes == tuple(len(h) for h in state.hands)
     assert view.legal_moves == ()
     assert isinstance(view.table, TiuUTable)
-    assert view.table.lake == hand.lake
+    assert view.table.lake == state.lake
     assert RULES.view(match, None).hand == ()
 
 
 def test_tu2_deal_from_an_exact_order() -> None:
     """[TU-2] deal_from with a known order: 3 players, 2 stacks each."""
     order = tuple(reversed(two_chinese_sets()))  # the [6-6] lie in the lake
-    hand, events = RULES.deal_from(order, 3, 1)
-    assert hand.lake == tuple(sorted(order[:16]))
-    assert hand.hands == tuple(tuple(sorted(order[i : i + 8])) for i in (56, 48, 40))
-    assert hand.catches == ((), (), ())
+    state, events = deal(order, 3)
+    assert state.lake == tuple(sorted(order[:16]))
+    assert state.hands == tuple(tuple(sorted(order[i : i + 8])) for i in (56, 48, 40))
+    assert state.catches == ((), (), ())
     assert kinds(events) == [EventKind.DEAL, EventKind.LEADER]
-    assert hand.woodpile == tuple(reversed(order[16:40]))
-    assert hand.woodpile[0] == order[39]
+    assert state.woodpile == tuple(reversed(order[16:40]))
+    assert state.woodpile[0] == order[39]
 
 
 # --------------------------------------------------------------------------- [TU-3]
@@ -191,13 +171,13 @@ def test_tu4_a_pair_of_double_sixes_is_laid_at_the_deal() -> None:
     six = T("6-6")
     # 2 players, 12 tiles each: seat 0 holds order[52:64], seat 1 order[40:52]
     order = order_with({52: six, 60: six, 63: six, 45: six})
-    hand, events = RULES.deal_from(order, 2, 1)
-    assert hand.catches == ((six, six), ())
-    assert hand.hands[0].count(six) == 1 and len(hand.hands[0]) == 10
-    assert hand.hands[1].count(six) == 1 and len(hand.hands[1]) == 12
+    state, events = deal(order, 2)
+    assert state.catches == ((six, six), ())
+    assert state.hands[0].count(six) == 1 and len(state.hands[0]) == 10
+    assert state.hands[1].count(six) == 1 and len(state.hands[1]) == 12
     assert kinds(events) == [EventKind.DEAL, EventKind.PAIR_LAID, EventKind.LEADER]
     assert events[1] == Event(EventKind.PAIR_LAID, seat=0, tiles=(six, six))
-    assert sorted(RULES.all_tiles(hand)) == sorted(two_chinese_sets())
+    assert sorted(RULES.all_tiles(state)) == sorted(two_chinese_sets())
 
 
 def test_tu4_four_double_sixes_make_two_pairs() -> None:
@@ -205,11 +185,11 @@ def test_tu4_four_double_sixes_make_two_pairs() -> None:
     six = T("6-6")
     # 4 players, 4 tiles each: seat 2 holds order[52:56]
     order = order_with({52: six, 53: six, 54: six, 55: six})
-    hand, events = RULES.deal_from(order, 4, 1)
-    assert hand.catches[2] == (six,) * 4
-    assert hand.hands[2] == ()
+    state, events = deal(order, 4)
+    assert state.catches[2] == (six,) * 4
+    assert state.hands[2] == ()
     assert [e.seat for e in events if e.kind is EventKind.PAIR_LAID] == [2, 2]
-    match = Match(4, TiuUOptions(), "scripted", 1, hand)
+    match = Match(4, TiuUOptions(), "scripted", 1, state)
     assert RULES.view(match, None).table.catch_counts == (0, 0, 96, 0)
 
 
@@ -266,8 +246,8 @@ def test_tu5_seat_zero_leads_then_each_hand_one_seat_on() -> None:
     assert second.hand_number == 2
     assert RULES.to_act(second) == 1
     assert Event(EventKind.LEADER, seat=1) in events
-    hand, _ = RULES.deal(second, 4)
-    assert hand.to_act == hand.leader == 0
+    state, _ = RULES.deal(second, 4)
+    assert state.to_act == state.leader == 0
 
 
 # --------------------------------------------------------------------------- [TU-6]
@@ -409,6 +389,7 @@ def test_tu8_hand_ends_when_the_last_draw_is_resolved() -> None:
     over, events = RULES.apply(choosing, mv(0, CAPTURE_DRAWN, "4-2", "3-3"))
     assert over.status is Status.MATCH_OVER
     assert kinds(events)[-2:] == [EventKind.HAND_OVER, EventKind.MATCH_OVER]
+    assert over.history[-1].end is HandEnd.WOODPILE_EXHAUSTED  # [TU-8] how the hand ended
     # hands (even [6-6]), lake and pile tiles score for no one
     score = RULES.score(over)
     # [6-4] and [5-5] are big fish, 2 x 10 each; [4-2] [3-3] have 4 red pips -> 10
@@ -465,7 +446,11 @@ def test_tu10_tie_for_highest_count_collects_from_lower() -> None:
 def test_tu10_single_winner_and_a_match_of_two_hands() -> None:
     """[TU-10] the highest is paid the difference by each; hands add counts and settlements."""
     first = HandResult(
-        counts=(0, 30, 10), points=(0, 30, 10), winners=(1,), settlement=(-30, 50, -20)
+        counts=(0, 30, 10),
+        points=(0, 30, 10),
+        winners=(1,),
+        end=HandEnd.WOODPILE_EXHAUSTED,
+        settlement=(-30, 50, -20),
     )
     match = position(
         [""] * 3,
@@ -490,10 +475,10 @@ def test_tu10_single_winner_and_a_match_of_two_hands() -> None:
 # --------------------------------------------------------------------------- random matches
 
 
-def _public(hand: TiuUHandState) -> set[Tile]:
-    tiles_up = set(hand.lake) | set(hand.piles) | {t for c in hand.catches for t in c}
-    if hand.drawn is not None:
-        tiles_up.add(hand.drawn)
+def _public(state: TiuUHandState) -> set[Tile]:
+    tiles_up = set(state.lake) | set(state.piles) | {t for c in state.catches for t in c}
+    if state.drawn is not None:
+        tiles_up.add(state.drawn)
     return tiles_up
 
 

@@ -11,68 +11,59 @@ from typing import Any
 import pytest
 
 from domino_rules.rules import rng
-from domino_rules.rules.base import EventKind, HandResult, Match, Move, MoveKind, Status, View
+from domino_rules.rules.base import (
+    EventKind,
+    HandEnd,
+    HandResult,
+    Match,
+    Move,
+    MoveKind,
+    Status,
+    View,
+)
 from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile
-from domino_rules.rules.tsair_deng import TileSet, TsairDengHandState
+from domino_rules.rules.tsair_deng import TileSet, TsairDengHandState, TsairDengOptions
+
+from . import positions
+from .positions import hand as ts
+from .positions import tile as t
+from .positions import tsair_deng_state as position
 
 RULES = get("tsair_deng")
 SEED = "tsair-deng-test"
+TD = Match[TsairDengOptions, TsairDengHandState]
 
 PLAY, DISCARD, NEXT_HAND = MoveKind.PLAY, MoveKind.DISCARD, MoveKind.NEXT_HAND
-
-
-def t(text: str) -> Tile:
-    return Tile.parse(text)
-
-
-def ts(text: str = "") -> tuple[Tile, ...]:
-    return tuple(sorted(Tile.parse(word) for word in text.split()))
 
 
 def options(**values: Any) -> Any:
     return RULES.make_options(values)
 
 
-def position(
-    hands: list[str],
-    *,
-    discards: list[str] | None = None,
-    played: str = "",
-    open_pip: int | None = None,
-    to_act: int = 0,
-    leader: int = 0,
-    unused: str = "",
-) -> TsairDengHandState:
-    players = len(hands)
-    return TsairDengHandState(
-        hands=tuple(ts(h) for h in hands),
-        discards=tuple(tuple(t(w) for w in d.split()) for d in (discards or [""] * players)),
-        played=tuple(t(w) for w in played.split()),
-        open_pip=open_pip,
-        to_act=to_act,
-        leader=leader,
-        unused=ts(unused),
-    )
-
-
 def match_of(
-    hand: TsairDengHandState,
+    state: TsairDengHandState,
     opts: Any = None,
     *,
     hand_number: int = 1,
     history: tuple[HandResult, ...] = (),
     status: Status = Status.IN_PROGRESS,
-) -> Match:
-    return Match(
-        len(hand.hands), opts or options(), SEED, hand_number, hand, history=history, status=status
+) -> TD:
+    return positions.match_of(
+        RULES,
+        state,
+        options=opts,
+        seed=SEED,
+        hand_number=hand_number,
+        history=history,
+        status=status,
     )
 
 
 def played_result(points: tuple[int, ...], winner: int = 0) -> HandResult:
     """A finished earlier hand with these points (its counts are irrelevant here)."""
-    return HandResult(counts=points, points=points, winners=(winner,))
+    return HandResult(counts=points, points=points, winners=(winner,), end=HandEnd.ALL_TILES_PLACED)
 
 
 def tiles_in(value: Any) -> list[Tile]:
@@ -98,7 +89,7 @@ def moves_text(moves: tuple[Move, ...]) -> list[str]:
     return [str(m) for m in moves]
 
 
-def assert_rejected(match: Match, move: Move, rebuilt: Match) -> None:
+def assert_rejected(match: TD, move: Move, rebuilt: TD) -> None:
     """The move raises IllegalMoveError and the state passed in is unchanged."""
     with pytest.raises(IllegalMoveError):
         RULES.apply(match, move)
@@ -160,21 +151,21 @@ def test_td2_deal_sizes(tile_set: str, players: int, size: int, aside: int) -> N
     """[TD-2] 16/10/8 Chinese, 14/9/7 double-six; tiles left over with 3 are not used."""
     opts = options(tile_set=tile_set)
     match = RULES.new_match(opts, players, SEED)
-    hand = match.hand_state
-    assert [len(h) for h in hand.hands] == [size] * players
-    assert len(hand.unused) == aside
+    state = match.hand_state
+    assert [len(h) for h in state.hands] == [size] * players
+    assert len(state.unused) == aside
     assert match.last_events[0].kind is EventKind.DEAL and match.last_events[0].count == size
     # the documented derivation: the set shuffled with label deal/1/0, seat s takes slice s
     order = rng.shuffled(SEED, "deal/1/0", RULES.full_set(opts))
     for seat in range(players):
-        assert Counter(hand.hands[seat]) == Counter(order[seat * size : (seat + 1) * size])
-    assert Counter(hand.unused) == Counter(order[players * size :])
+        assert Counter(state.hands[seat]) == Counter(order[seat * size : (seat + 1) * size])
+    assert Counter(state.unused) == Counter(order[players * size :])
     # the tiles aside are in nobody's view and nobody draws them
     for seat in (*range(players), None):
         view = RULES.view(match, seat)
         assert view.stock == 0
         assert view.hand_sizes == (size,) * players
-        own = set(hand.hands[seat]) if seat is not None else set()
+        own = set(state.hands[seat]) if seat is not None else set()
         assert set(tiles_in(view)) <= own  # nothing but the seat's own tiles before the lead
 
 
@@ -258,7 +249,7 @@ def test_td3_previous_winner_leads_next_hand(tile_set: str) -> None:
 # --------------------------------------------------------------------------- [TD-4]
 
 
-def lead_position() -> Match:
+def lead_position() -> TD:
     return match_of(position(["5-5 1-1", "6-4 6-4 3-3 2-1", "6-2 4-1"], to_act=1, leader=1))
 
 
@@ -306,7 +297,7 @@ def test_td4_bad_leads_are_illegal() -> None:
 # --------------------------------------------------------------------------- [TD-5]
 
 
-def turn_position(opts: Any = None, *, open_pip: int = 3) -> Match:
+def turn_position(opts: Any = None, *, open_pip: int = 3) -> TD:
     return match_of(
         position(
             ["6-6 1-1", "4-4 6-5", "6-3 3-3 5-1 5-1 4-2"],
@@ -412,24 +403,26 @@ CHAIN = [
 ]
 
 
-def serpentine_start() -> Match:
+def serpentine_start() -> TD:
     seat0 = " ".join(CHAIN[0::2]) + " 6-3 6-2 6-1 5-3 5-2"
     seat1 = " ".join(CHAIN[1::2]) + " 5-1 5-0 4-1 4-0 3-1 3-0"
-    hand = position([seat0, seat1])
-    assert Counter(RULES.all_tiles(hand)) == Counter(RULES.full_set(options(tile_set="DOUBLE_SIX")))
-    return match_of(hand, options(tile_set="DOUBLE_SIX"))
+    state = position([seat0, seat1])
+    assert Counter(RULES.all_tiles(state)) == Counter(
+        RULES.full_set(options(tile_set="DOUBLE_SIX"))
+    )
+    return match_of(state, options(tile_set="DOUBLE_SIX"))
 
 
-def play_chain(match: Match, upto: int) -> Match:
+def play_chain(match: TD, upto: int) -> TD:
     for n in range(len(match.hand_state.played) + 1, upto + 1):
-        seat = RULES.to_act(match)
+        seat = match.hand_state.to_act
         tile = t(CHAIN[n - 1])
         move = Move(seat, PLAY, tile, open_pip=6) if n == 1 else Move(seat, PLAY, tile)
         match, _ = RULES.apply(match, move)
     return match
 
 
-def assert_hidden_everywhere(match: Match, covered: Tile) -> None:
+def assert_hidden_everywhere(match: TD, covered: Tile) -> None:
     for seat in (0, 1, None):
         assert covered not in tiles_in(RULES.view(match, seat))
 
@@ -496,6 +489,7 @@ def test_td7_hand_ends_when_every_tile_is_used() -> None:
     match, events = RULES.apply(match, Move(0, PLAY, t("6-3")))
     assert match.status is Status.HAND_OVER
     assert events[-1].kind is EventKind.HAND_OVER
+    assert match.history[-1].end is HandEnd.ALL_TILES_PLACED  # [TD-7] how the hand ended
     assert RULES.legal_moves(match) == (Move(0, NEXT_HAND),)
 
 
@@ -602,11 +596,11 @@ def test_td8_nobody_discarded() -> None:
 # --------------------------------------------------------------------------- [TD-9]
 
 
-def finish(hand: TsairDengHandState, *, history: tuple[HandResult, ...] = ()) -> Match:
+def finish(state: TsairDengHandState, *, history: tuple[HandResult, ...] = ()) -> TD:
     """Apply the last move (the only tile left, matching the open half)."""
-    match = match_of(hand, hand_number=len(history) + 1, history=history)
-    seat = RULES.to_act(match)
-    (tile,) = hand.hands[seat]
+    match = match_of(state, hand_number=len(history) + 1, history=history)
+    seat = state.to_act
+    (tile,) = state.hands[seat]
     match, _ = RULES.apply(match, Move(seat, PLAY, tile))
     assert match.status is Status.HAND_OVER
     return match
@@ -703,7 +697,7 @@ def test_td9_tie_first_in_turn_order_from_leader(leader: int, winner: int) -> No
 
 def last_move_match(
     opts: Any, hand_number: int, history: tuple[HandResult, ...], discards: list[str]
-) -> Match:
+) -> TD:
     match = match_of(
         position(["", "3-3", ""], discards=discards, played="6-3", open_pip=3, to_act=1, leader=2),
         opts,
@@ -800,17 +794,17 @@ def test_td10_settlement_worked_example() -> None:
 # --------------------------------------------------------------------------- random matches
 
 
-def check_view_hides(match: Match) -> None:
-    hand = match.hand_state
+def check_view_hides(match: TD) -> None:
+    state = match.hand_state
     visible_top = [p for p in RULES.view(match, None).table.places if p.top is not None]
-    assert sum(p.depth for p in RULES.view(match, None).table.places) == len(hand.played)
-    assert len(visible_top) == min(len(hand.played), 8)
+    assert sum(p.depth for p in RULES.view(match, None).table.places) == len(state.played)
+    assert len(visible_top) == min(len(state.played), 8)
     for seat in (*range(match.players), None):
         view = RULES.view(match, seat)
         seen = Counter(tiles_in(view))
         allowed = Counter(p.top for p in visible_top)
         if seat is not None:
-            allowed += Counter(hand.hands[seat]) + Counter(hand.discards[seat])
+            allowed += Counter(state.hands[seat]) + Counter(state.discards[seat])
             # the seat's own moves repeat its tiles
             allowed += Counter(m.tile for m in view.legal_moves if m.tile is not None)
             allowed += Counter(e.tile for e in view.events if e.tile is not None)
@@ -871,5 +865,5 @@ def test_random_matches_reach_match_over(
             assert len(match.history) == hands
         assert all(len(result.winners) == 1 for result in match.history)
         score = RULES.score(match)
-        assert sum(score.settlement) == 0
+        assert score.settlement is not None and sum(score.settlement) == 0
         assert score.winners == tuple(s for s in range(players) if totals[s] == min(totals))

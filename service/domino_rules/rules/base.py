@@ -1,45 +1,84 @@
-"""The ruleset framework: moves, events, match scaffolding, views and scores.
+"""The ruleset framework: moves, events, match scaffolding, views, scores and checks.
 
-A ruleset implements a handful of *hand hooks* (deal a hand, the seat to act, its legal
-moves, apply one legal move, is the hand over, score it, what a seat sees of the table).
-The framework owns everything that is the same in every game:
+A ruleset implements a handful of *hand hooks* (deal a hand from a given tile order, its
+legal moves, apply one legal move, is the hand over, score it, what a seat sees of the
+table, what its hand states may hold). The framework owns everything that is the same in
+every game:
 
-* the generic checks of :meth:`Ruleset.apply`: game over, wrong seat, move not legal
-  (legality has one home, :meth:`Ruleset.legal_moves`);
+* the generic checks of :meth:`Ruleset.apply`: a malformed move, game over, wrong seat,
+  move not legal (legality has one home, :meth:`Ruleset.legal_moves`);
+* the deal: the set in its canonical ascending order is shuffled with the documented
+  generator (:mod:`.rng`, label ``deal/<hand>/<attempt>``) and handed to the ruleset's
+  :meth:`Ruleset.deal_from`, which a test can call with an exact order;
 * the match: hand numbers, ``HAND_OVER`` -> ``NEXT_HAND`` (seat 0 acts for it), totals,
   match end and winners (equal best totals share the win);
 * options: typed, with defaults and ranges declared on the options dataclass;
 * views: own hand, others' hand sizes, the stock, the seat's legal moves, the last
-  move's events with other seats' secrets removed.
+  move's events with other seats' secrets removed;
+* :meth:`Ruleset.check_match`: the complete check of a state that came from outside
+  (a client's token), before any rule runs on it.
 
 States are frozen dataclasses: applying a move returns a new state and never changes
-the one passed in.
+the one passed in. Every hand state has ``hands`` (one sorted tuple of tiles per seat),
+``to_act`` and ``leader`` (:class:`HandState`).
+
+Framework decisions that bound every match, whatever its options (no play reaches them
+in practice, and they keep the work of a request bounded):
+
+* a match ends after hand :data:`MAX_HANDS` (100 000) at the latest;
+* a move produces at most :data:`MAX_EVENTS` events (only a run of thousands of void
+  deals or tied throws, with a probability far below 10**-100, would produce more).
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import enum
 import functools
+import itertools
 import typing
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from . import rng
+from .checks import (
+    TypeCheck,
+    check_length,
+    check_range,
+    check_seat,
+    check_sorted,
+    fail,
+    require,
+    shown,
+    type_check,
+)
 from .errors import (
     GameOverError,
     IllegalMoveError,
+    InvalidMoveError,
+    InvalidStateError,
     NotYourTurnError,
     OptionsError,
     PlayerCountError,
 )
-from .tiles import Tile
+from .tiles import MAX_PIP, Tile
 
 __all__ = [
+    "MAX_DEAL_ATTEMPTS",
+    "MAX_EVENTS",
+    "MAX_HANDS",
+    "MAX_HAND_POINTS",
+    "MAX_SEED_CHARS",
+    "MAX_TOTAL",
     "End",
     "Event",
     "EventKind",
+    "HandEnd",
     "HandResult",
+    "HandState",
     "Match",
     "Move",
     "MoveKind",
@@ -48,10 +87,24 @@ __all__ = [
     "Score",
     "Status",
     "View",
+    "held_tiles",
     "next_seat",
     "option",
     "replace_at",
 ]
+
+#: A match ends after this hand at the latest (see the module docstring).
+MAX_HANDS = 100_000
+#: At most this many events in one move (``last_events``).
+MAX_EVENTS = 10_000
+#: Deals tried while a ruleset finds them void ([OAJ-3]).
+MAX_DEAL_ATTEMPTS = 10_000
+#: No count, points or settlement of one hand is larger than this.
+MAX_HAND_POINTS = 10**6
+#: No seat's match total or settlement is larger than this.
+MAX_TOTAL = 10**8
+#: A seed has 1 to this many characters (as ``NewGame`` accepts them).
+MAX_SEED_CHARS = 128
 
 
 class MoveKind(enum.Enum):
@@ -80,6 +133,16 @@ class Status(enum.Enum):
     MATCH_OVER = "MATCH_OVER"
 
 
+class HandEnd(enum.Enum):
+    """How a hand ended. Members are only ever appended (states store the position)."""
+
+    DOMINOED = "DOMINOED"  # a player laid their last tile
+    BLOCKED = "BLOCKED"  # nobody can match the open end(s)
+    IDLE_ROUNDS = "IDLE_ROUNDS"  # rounds in a row in which nobody laid a tile
+    WOODPILE_EXHAUSTED = "WOODPILE_EXHAUSTED"  # the last tile was drawn and resolved
+    ALL_TILES_PLACED = "ALL_TILES_PLACED"  # every tile was played or discarded
+
+
 class EventKind(enum.Enum):
     """What happened inside a move. Members are only ever appended."""
 
@@ -106,15 +169,46 @@ class EventKind(enum.Enum):
     CHOICE = "CHOICE"  # the seat must choose what the drawn tile captures
 
 
+#: Kinds whose move names a tile, and those that also name a target.
+_TILE_KINDS = frozenset(
+    {MoveKind.PLAY, MoveKind.DISCARD, MoveKind.CAPTURE, MoveKind.CAPTURE_DRAWN, MoveKind.PILE}
+)
+_TARGET_KINDS = frozenset({MoveKind.CAPTURE, MoveKind.CAPTURE_DRAWN})
+
+
+def _code(value: object) -> str:
+    """``value`` as Python source: enum members by qualified name."""
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    return repr(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """A move: who, what, and the fields that kind needs.
 
-    >>> str(Move(0, MoveKind.PLAY, Tile(6, 4), end=End.LEFT))
+    Its text form parses back, and its ``repr`` is code that rebuilds it:
+
+    >>> move = Move(0, MoveKind.PLAY, Tile(6, 4), end=End.LEFT)
+    >>> str(move)
     '0 PLAY [6-4] LEFT'
-    >>> Move.parse('0 PLAY [6-4] LEFT') == Move(0, MoveKind.PLAY, Tile(6, 4), end=End.LEFT)
+    >>> Move.parse('0 PLAY [6-4] LEFT') == move
     True
-    """
+    >>> move
+    Move(0, MoveKind.PLAY, Tile(6, 4), end=End.LEFT)
+    >>> eval(repr(move)) == move
+    True
+    >>> Move(1, MoveKind.CAPTURE, Tile(4, 2), target=Tile(5, 1))
+    Move(1, MoveKind.CAPTURE, Tile(4, 2), target=Tile(5, 1))
+
+    A move is *well formed* (:meth:`check`) when its fields fit its kind; a malformed
+    move raises :class:`InvalidMoveError`, whatever the state:
+
+    >>> Move(0, MoveKind.DRAW, Tile(6, 4)).check()
+    Traceback (most recent call last):
+    ...
+    domino_rules.rules.errors.InvalidMoveError: Move(0, MoveKind.DRAW, Tile(6, 4)) is malformed: DRAW takes no tile
+    """  # noqa: E501
 
     seat: int
     kind: MoveKind
@@ -135,27 +229,99 @@ class Move:
             parts.append(f"open={self.open_pip}")
         return " ".join(parts)
 
+    def __repr__(self) -> str:
+        parts = [_code(self.seat), _code(self.kind)]
+        if self.tile is not None:
+            parts.append(_code(self.tile))
+        if self.target is not None:
+            parts.append(f"target={_code(self.target)}")
+        if self.end is not None:
+            parts.append(f"end={_code(self.end)}")
+        if self.open_pip is not None:
+            parts.append(f"open_pip={_code(self.open_pip)}")
+        return f"Move({', '.join(parts)})"
+
+    def check(self) -> None:
+        """Raise :class:`InvalidMoveError` unless the fields fit the kind.
+
+        ``PLAY``, ``DISCARD``, ``PILE`` name a tile; ``CAPTURE`` and ``CAPTURE_DRAWN`` a
+        tile and a target; ``DRAW``, ``PASS``, ``NEXT_HAND`` neither. Only ``PLAY`` may
+        carry an ``end`` or an ``open_pip`` (a pip, 0 to 18). A seat is never negative.
+        Whether a field is needed *now* (an ``end`` on a line that has started, say) is
+        a matter of legality, not of form.
+        """
+        problem = self._problem()
+        if problem is not None:
+            raise InvalidMoveError(f"{self!r} is malformed: {problem}")
+
+    def _problem(self) -> str | None:
+        if type(self.seat) is not int:
+            return "the seat must be an integer"
+        if self.seat < 0:
+            return "a seat is never negative"
+        if not isinstance(self.kind, MoveKind):
+            return "the kind must be a MoveKind"
+        kind = self.kind.value
+        for name, value, needed in (
+            ("tile", self.tile, self.kind in _TILE_KINDS),
+            ("target", self.target, self.kind in _TARGET_KINDS),
+        ):
+            if value is None and needed:
+                return f"{kind} needs a {name}"
+            if value is not None and not needed:
+                return f"{kind} takes no {name}"
+            if value is not None and type(value) is not Tile:
+                return f"the {name} must be a Tile"
+        if self.end is not None:
+            if self.kind is not MoveKind.PLAY:
+                return f"{kind} takes no end"
+            if not isinstance(self.end, End):
+                return "the end must be End.LEFT or End.RIGHT"
+        if self.open_pip is not None:
+            if self.kind is not MoveKind.PLAY:
+                return f"{kind} takes no open_pip"
+            if type(self.open_pip) is not int or not 0 <= self.open_pip <= MAX_PIP:
+                return f"open_pip must be a pip from 0 to {MAX_PIP}"
+        return None
+
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Inverse of ``str(move)``."""
+        """Inverse of ``str(move)``; :class:`InvalidMoveError` for text that is not a
+        well-formed move.
+
+        >>> Move.parse("2 CAPTURE [4-2] x[5-1]")
+        Move(2, MoveKind.CAPTURE, Tile(4, 2), target=Tile(5, 1))
+        >>> Move.parse("0 DRAW [6-4]")
+        Traceback (most recent call last):
+        ...
+        domino_rules.rules.errors.InvalidMoveError: Move(0, MoveKind.DRAW, Tile(6, 4)) is malformed: DRAW takes no tile
+        """  # noqa: E501
         words = text.split()
-        if len(words) < 2:
-            raise ValueError(f"not a move: {text!r}")
         try:
+            if len(words) < 2:
+                raise ValueError("a move has a seat and a kind")
             seat, kind = int(words[0]), MoveKind[words[1]]
-            tile = target = end = open_pip = None
+            fields: dict[str, Any] = {}
             for word in words[2:]:
-                if word.startswith("x"):
-                    target = Tile.parse(word[1:])
-                elif word.startswith("open="):
-                    open_pip = int(word[5:])
-                elif word in End.__members__:
-                    end = End[word]
-                else:
-                    tile = Tile.parse(word)
+                name, value = _parse_field(word)
+                if name in fields:
+                    raise ValueError(f"two values for {name}")
+                fields[name] = value
         except (KeyError, ValueError) as exc:
-            raise ValueError(f"not a move: {text!r}") from exc
-        return cls(seat, kind, tile, target, end, open_pip)
+            raise InvalidMoveError(f"not a move: {text!r}") from exc
+        move = cls(seat, kind, **fields)
+        move.check()
+        return move
+
+
+def _parse_field(word: str) -> tuple[str, Any]:
+    if word.startswith("x"):
+        return "target", Tile.parse(word[1:])
+    if word.startswith("open="):
+        return "open_pip", int(word[5:])
+    if word in End.__members__:
+        return "end", End[word]
+    return "tile", Tile.parse(word)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,11 +359,13 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """One finished hand: raw counts, points scored, winners, and per-hand settlement."""
+    """One finished hand: raw counts, points scored, winners, how it ended, and the
+    per-hand settlement (where the ruleset settles hand by hand)."""
 
     counts: tuple[int, ...]
     points: tuple[int, ...]
     winners: tuple[int, ...]
+    end: HandEnd
     settlement: tuple[int, ...] = ()
 
 
@@ -217,6 +385,24 @@ class Match(Generic[OptionsT, HandT]):
     history: tuple[HandResult, ...] = ()
     status: Status = Status.IN_PROGRESS
     last_events: tuple[Event, ...] = ()
+
+
+class HandState(Protocol):
+    """What the framework reads of every ruleset's hand state."""
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's hand, sorted."""
+        ...
+
+    @property
+    def to_act(self) -> int: ...
+
+    @property
+    def leader(self) -> int: ...
+
+
+StateT = TypeVar("StateT", bound=HandState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +445,11 @@ def next_seat(seat: int, players: int) -> int:
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``items`` with item ``index`` replaced by ``value`` (states are immutable tuples)."""
     return (*items[:index], value, *items[index + 1 :])
+
+
+def held_tiles(state: HandState) -> tuple[Tile, ...]:
+    """Every tile in every seat's hand (a piece of each ruleset's ``all_tiles``)."""
+    return tuple(tile for tiles in state.hands for tile in tiles)
 
 
 # --------------------------------------------------------------------------- options
@@ -312,14 +503,44 @@ def _option_specs(options_type: type) -> tuple[OptionSpec, ...]:
     return tuple(specs)
 
 
+@functools.cache
+def _option_hints(options_type: type) -> dict[str, Any]:
+    return typing.get_type_hints(options_type)
+
+
+def _checked_option(spec: OptionSpec, enum_type: Any, value: Any, *, by_name: bool) -> Any:
+    """``value`` for option ``spec``, or :class:`OptionsError`; enum members may be given
+    by name when ``by_name``."""
+    name = spec.name
+    if spec.type == "bool":
+        if type(value) is not bool:
+            raise OptionsError(f"option {name} must be true or false, not {value!r}")
+    elif spec.type == "int":
+        if type(value) is not int:
+            raise OptionsError(f"option {name} must be an integer, not {value!r}")
+        if (spec.minimum is not None and value < spec.minimum) or (
+            spec.maximum is not None and value > spec.maximum
+        ):
+            raise OptionsError(
+                f"option {name} must be from {spec.minimum} to {spec.maximum}, not {shown(value)}"
+            )
+    else:
+        if by_name and isinstance(value, str) and value in enum_type.__members__:
+            value = enum_type[value]
+        if type(value) is not enum_type:
+            raise OptionsError(f"option {name} must be one of {list(spec.allowed)}, not {value!r}")
+    return value
+
+
 # --------------------------------------------------------------------------- rulesets
 
 
-class Ruleset(Generic[OptionsT, HandT]):
-    """Base of every ruleset. Subclasses set the class attributes and implement the hooks.
+class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
+    """Base of every ruleset. Subclasses set the class attributes and implement the
+    abstract hooks; the other hooks have defaults that fit most games.
 
     Hooks see only states the framework has checked: ``hand_apply`` is given a move that
-    is in ``hand_legal_moves``.
+    is in ``hand_legal_moves``, and a state from outside has passed :meth:`check_match`.
     """
 
     id: ClassVar[str]
@@ -331,68 +552,91 @@ class Ruleset(Generic[OptionsT, HandT]):
     min_players: ClassVar[int] = 2
     #: True where the fewest match points win (Tsair Deng).
     low_wins: ClassVar[bool] = False
+    #: How this ruleset's hands can end (``HandResult.end``).
+    hand_ends: ClassVar[frozenset[HandEnd]]
+    #: True where every hand carries its own settlement (``HandResult.settlement``).
+    settles_hands: ClassVar[bool] = False
 
-    # ---- hooks ----------------------------------------------------------------
+    # ---- hooks every ruleset implements ---------------------------------------
 
-    def max_players(self, options: OptionsT) -> int:
-        raise NotImplementedError
+    @abc.abstractmethod
+    def full_set(self, options: OptionsT) -> tuple[Tile, ...]:
+        """The tiles of the game, in canonical ascending order (the order the deal shuffles)."""
+
+    @abc.abstractmethod
+    def max_players(self, options: OptionsT) -> int: ...
+
+    @abc.abstractmethod
+    def deal_from(
+        self, match: Match[OptionsT, Any], hand_number: int, order: tuple[Tile, ...]
+    ) -> tuple[StateT, tuple[Event, ...]]:
+        """Deal hand ``hand_number`` (1-based) from ``order``, the whole set in the order a
+        shuffle left it; ``match.hand_state`` is the previous hand's state (``None`` for
+        the first). :meth:`deal` shuffles; a test passes an exact order instead."""
+
+    @abc.abstractmethod
+    def hand_legal_moves(self, state: StateT, options: OptionsT) -> tuple[Move, ...]: ...
+
+    @abc.abstractmethod
+    def hand_apply(
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[StateT, tuple[Event, ...]]:
+        """Apply a legal move to ``match.hand_state``; the match gives the options, the seed
+        (for dice thrown mid-hand) and the hand number."""
+
+    @abc.abstractmethod
+    def hand_over(self, state: StateT) -> bool: ...
+
+    @abc.abstractmethod
+    def score_hand(self, match: Match[OptionsT, StateT]) -> HandResult:
+        """The result of the hand just over (``match.history`` holds the hands before it)."""
+
+    @abc.abstractmethod
+    def match_over(self, match: Match[OptionsT, StateT]) -> bool:
+        """Called once the hand just scored is in ``match.history``."""
+
+    @abc.abstractmethod
+    def stock(self, state: StateT) -> int:
+        """Tiles left to draw (boneyard, woodpile)."""
+
+    @abc.abstractmethod
+    def table(self, match: Match[OptionsT, StateT], seat: int | None) -> Any:
+        """The ruleset's part of a view: the table as ``seat`` sees it."""
+
+    @abc.abstractmethod
+    def all_tiles(self, state: StateT) -> tuple[Tile, ...]:
+        """Every tile of the set, wherever it lies (for conservation checks)."""
+
+    @abc.abstractmethod
+    def check_hand_state(self, match: Match[OptionsT, StateT]) -> None:
+        """Raise :class:`InvalidStateError` unless ``match.hand_state`` is one that play can
+        reach, as far as the rules rely on it (see :meth:`check_match`).
+
+        Called by :meth:`check_match` once every field has its declared type, the options,
+        the players and the rest of the match are valid, ``hands`` holds one sorted hand per
+        seat, no larger than the set, and ``to_act`` and ``leader`` are seats. It must bound
+        the size of every other tuple before :meth:`all_tiles` is called on the state."""
+
+    # ---- hooks with defaults --------------------------------------------------
 
     def check_options(self, options: OptionsT) -> None:
         """Checks across options; raise :class:`OptionsError`."""
 
-    def deal(
-        self, match: Match[OptionsT, Any], hand_number: int
-    ) -> tuple[HandT, tuple[Event, ...]]:
-        """Deal hand ``hand_number`` (1-based) of ``match`` (whose ``hand`` is the previous one,
-        or ``None`` for the first)."""
-        raise NotImplementedError
+    def void_deal(self, match: Match[OptionsT, Any], order: tuple[Tile, ...]) -> bool:
+        """True when a deal from ``order`` is void and is dealt again (event ``REDEAL``)."""
+        return False
 
-    def hand_to_act(self, hand: HandT) -> int:
-        raise NotImplementedError
+    def hand_to_act(self, state: StateT) -> int:
+        return state.to_act
 
-    def hand_legal_moves(self, hand: HandT, options: OptionsT) -> tuple[Move, ...]:
-        raise NotImplementedError
+    def hand_tiles(self, state: StateT, seat: int) -> tuple[Tile, ...]:
+        return state.hands[seat]
 
-    def hand_apply(
-        self, match: Match[OptionsT, HandT], move: Move
-    ) -> tuple[HandT, tuple[Event, ...]]:
-        """Apply a legal move to ``match.hand_state``; the match gives the options, the seed (for
-        dice thrown mid-hand) and the hand number."""
-        raise NotImplementedError
-
-    def hand_over(self, hand: HandT) -> bool:
-        raise NotImplementedError
-
-    def score_hand(self, match: Match[OptionsT, HandT]) -> HandResult:
-        raise NotImplementedError
-
-    def match_over(self, match: Match[OptionsT, HandT]) -> bool:
-        """Called once the hand just scored is in ``match.history``."""
-        raise NotImplementedError
-
-    def hand_tiles(self, hand: HandT, seat: int) -> tuple[Tile, ...]:
-        raise NotImplementedError
-
-    def stock(self, hand: HandT) -> int:
-        """Tiles left to draw (boneyard, woodpile)."""
-        raise NotImplementedError
-
-    def table(self, match: Match[OptionsT, HandT], seat: int | None) -> Any:
-        """The ruleset's part of a view: the table as ``seat`` sees it."""
-        raise NotImplementedError
-
-    def all_tiles(self, hand: HandT) -> tuple[Tile, ...]:
-        """Every tile of the set, wherever it lies (for conservation checks)."""
-        raise NotImplementedError
-
-    def full_set(self, options: OptionsT) -> tuple[Tile, ...]:
-        raise NotImplementedError
-
-    def running_points(self, hand: HandT, players: int) -> tuple[int, ...]:
+    def running_points(self, state: StateT, players: int) -> tuple[int, ...]:
         """Points scored so far in a hand still in progress (pegging)."""
         return (0,) * players
 
-    def settlement(self, match: Match[OptionsT, HandT]) -> tuple[int, ...] | None:
+    def settlement(self, match: Match[OptionsT, StateT]) -> tuple[int, ...] | None:
         """Each seat's net payment, where the ruleset settles; ``None`` otherwise."""
         return None
 
@@ -412,32 +656,11 @@ class Ruleset(Generic[OptionsT, HandT]):
         unknown = sorted(set(values) - set(specs))
         if unknown:
             raise OptionsError(f"{self.id} has no option {unknown[0]!r}; it has {sorted(specs)}")
-        hints = typing.get_type_hints(self.options_type)
-        checked: dict[str, Any] = {}
-        for name, value in values.items():
-            spec = specs[name]
-            if spec.type == "bool":
-                if not isinstance(value, bool):
-                    raise OptionsError(f"option {name} must be true or false, not {value!r}")
-            elif spec.type == "int":
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise OptionsError(f"option {name} must be an integer, not {value!r}")
-                if (spec.minimum is not None and value < spec.minimum) or (
-                    spec.maximum is not None and value > spec.maximum
-                ):
-                    raise OptionsError(
-                        f"option {name} must be from {spec.minimum} to {spec.maximum}, "
-                        f"not {value!r}"
-                    )
-            else:
-                enum_type = hints[name]
-                if isinstance(value, str) and value in enum_type.__members__:
-                    value = enum_type[value]
-                if not isinstance(value, enum_type):
-                    raise OptionsError(
-                        f"option {name} must be one of {list(spec.allowed)}, not {value!r}"
-                    )
-            checked[name] = value
+        hints = _option_hints(self.options_type)
+        checked = {
+            name: _checked_option(specs[name], hints[name], value, by_name=True)
+            for name, value in values.items()
+        }
         options = typing.cast(OptionsT, self.options_type(**checked))
         self.check_options(options)
         return options
@@ -452,24 +675,47 @@ class Ruleset(Generic[OptionsT, HandT]):
 
     # ---- the match ------------------------------------------------------------
 
-    def new_match(self, options: OptionsT, players: int, seed: str) -> Match[OptionsT, HandT]:
+    def new_match(self, options: OptionsT, players: int, seed: str) -> Match[OptionsT, StateT]:
         low, high = self.player_range(options)
         if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
             raise PlayerCountError(
                 f"{self.name} takes {low} to {high} players with these options, not {players!r}"
             )
         blank: Match[OptionsT, Any] = Match(players, options, seed, 0, None)
-        hand, events = self.deal(blank, 1)
-        return Match(players, options, seed, 1, hand, last_events=events)
+        state, events = self.deal(blank, 1)
+        return Match(players, options, seed, 1, state, last_events=events)
 
-    def to_act(self, match: Match[OptionsT, HandT]) -> int | None:
+    def deal(
+        self, match: Match[OptionsT, Any], hand_number: int
+    ) -> tuple[StateT, tuple[Event, ...]]:
+        """Deal hand ``hand_number``: the set in canonical order (:meth:`full_set`) is
+        shuffled with label ``deal/<hand>/<attempt>`` (:func:`.rng.shuffled`) and dealt by
+        :meth:`deal_from`. Attempt 0 is the deal, unless :meth:`void_deal` finds it void:
+        then attempt 1, 2, ..., each void deal reported by a ``REDEAL`` event (count =
+        attempts so far), placed after the ``DEAL`` event."""
+        tiles = self.full_set(match.options)
+        redeals: list[Event] = []
+        for attempt in range(MAX_DEAL_ATTEMPTS):
+            order = rng.shuffled(match.seed, f"deal/{hand_number}/{attempt}", tiles)
+            if not self.void_deal(match, order):
+                state, events = self.deal_from(match, hand_number, order)
+                return state, (*events[:1], *redeals, *events[1:])
+            redeals.append(Event(EventKind.REDEAL, count=attempt + 1))
+        raise RuntimeError("every deal was void")  # pragma: no cover - probability ~ 0
+
+    def ends_match(self, match: Match[OptionsT, StateT]) -> bool:
+        """Is the match over once the hand just scored is in ``match.history``: the
+        ruleset's :meth:`match_over`, or hand :data:`MAX_HANDS` reached."""
+        return match.hand_number >= MAX_HANDS or self.match_over(match)
+
+    def to_act(self, match: Match[OptionsT, StateT]) -> int | None:
         if match.status is Status.MATCH_OVER:
             return None
         if match.status is Status.HAND_OVER:
             return 0  # RULES: seat 0 applies NEXT_HAND
         return self.hand_to_act(match.hand_state)
 
-    def legal_moves(self, match: Match[OptionsT, HandT]) -> tuple[Move, ...]:
+    def legal_moves(self, match: Match[OptionsT, StateT]) -> tuple[Move, ...]:
         """The legal moves of the seat to act; empty once the match is over."""
         if match.status is Status.MATCH_OVER:
             return ()
@@ -477,13 +723,21 @@ class Ruleset(Generic[OptionsT, HandT]):
             return (Move(0, MoveKind.NEXT_HAND),)
         return self.hand_legal_moves(match.hand_state, match.options)
 
-    def is_legal(self, match: Match[OptionsT, HandT], move: Move) -> bool:
+    def is_legal(self, match: Match[OptionsT, StateT], move: Move) -> bool:
         return move in self.legal_moves(match)
 
     def apply(
-        self, match: Match[OptionsT, HandT], move: Move
-    ) -> tuple[Match[OptionsT, HandT], tuple[Event, ...]]:
-        """Apply a move after the generic checks; returns the new match and its events."""
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
+        """Apply a move after the generic checks; returns the new match and its events.
+
+        The checks, in order: the move is well formed (:class:`InvalidMoveError`), the match
+        is not over (:class:`GameOverError`), the move's seat is to act
+        (:class:`NotYourTurnError`), the move is legal (:class:`IllegalMoveError`). The
+        messages name the move and public facts only (the kinds of the legal moves, never
+        their tiles).
+        """
+        move.check()
         if match.status is Status.MATCH_OVER:
             raise GameOverError(f"the match is over; no move is legal (got {move})")
         to_act = self.to_act(match)
@@ -491,34 +745,35 @@ class Ruleset(Generic[OptionsT, HandT]):
             raise NotYourTurnError(f"seat {to_act} is to act, not seat {move.seat} (got {move})")
         legal = self.legal_moves(match)
         if move not in legal:
+            kinds = " or ".join(dict.fromkeys(m.kind.value for m in legal))
             raise IllegalMoveError(
-                f"{move} is not legal; legal moves are: {', '.join(map(str, legal))}"
+                f"{move} is not legal: seat {to_act}'s legal moves are {kinds} moves"
             )
         return self._apply(match, move)
 
     def _apply(
-        self, match: Match[OptionsT, HandT], move: Move
-    ) -> tuple[Match[OptionsT, HandT], tuple[Event, ...]]:
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
         """Apply a move known to be legal."""
         if move.kind is MoveKind.NEXT_HAND:
             number = match.hand_number + 1
-            hand, dealt = self.deal(match, number)
+            state, dealt = self.deal(match, number)
             events = (Event(EventKind.NEXT_HAND, count=number), *dealt)
             new = dataclasses.replace(
                 match,
                 hand_number=number,
-                hand_state=hand,
+                hand_state=state,
                 status=Status.IN_PROGRESS,
                 last_events=events,
             )
             return new, events
-        hand, events = self.hand_apply(match, move)
-        new = dataclasses.replace(match, hand_state=hand)
-        if self.hand_over(hand):
+        state, events = self.hand_apply(match, move)
+        new = dataclasses.replace(match, hand_state=state)
+        if self.hand_over(state):
             result = self.score_hand(new)
             new = dataclasses.replace(new, history=(*match.history, result))
             events += (Event(EventKind.HAND_OVER, seats=result.winners, scores=result.points),)
-            if self.match_over(new):
+            if self.ends_match(new):
                 new = dataclasses.replace(new, status=Status.MATCH_OVER)
                 events += (
                     Event(EventKind.MATCH_OVER, seats=self.winners(new), scores=self.totals(new)),
@@ -530,7 +785,7 @@ class Ruleset(Generic[OptionsT, HandT]):
 
     # ---- scores and views -----------------------------------------------------
 
-    def totals(self, match: Match[OptionsT, HandT]) -> tuple[int, ...]:
+    def totals(self, match: Match[OptionsT, StateT]) -> tuple[int, ...]:
         totals = [0] * match.players
         for result in match.history:
             for seat, points in enumerate(result.points):
@@ -540,7 +795,7 @@ class Ruleset(Generic[OptionsT, HandT]):
                 totals[seat] += points
         return tuple(totals)
 
-    def winners(self, match: Match[OptionsT, HandT]) -> tuple[int, ...]:
+    def winners(self, match: Match[OptionsT, StateT]) -> tuple[int, ...]:
         """Seats with the best match total (equal best share the win); empty until the end."""
         if match.status is not Status.MATCH_OVER:
             return ()
@@ -548,7 +803,7 @@ class Ruleset(Generic[OptionsT, HandT]):
         best = min(totals) if self.low_wins else max(totals)
         return tuple(seat for seat, total in enumerate(totals) if total == best)
 
-    def score(self, match: Match[OptionsT, HandT]) -> Score:
+    def score(self, match: Match[OptionsT, StateT]) -> Score:
         if match.status is Status.IN_PROGRESS:
             hand_points = self.running_points(match.hand_state, match.players)
         else:
@@ -562,20 +817,204 @@ class Ruleset(Generic[OptionsT, HandT]):
             settlement=self.settlement(match),
         )
 
-    def view(self, match: Match[OptionsT, HandT], seat: int | None) -> View:
+    def view(self, match: Match[OptionsT, StateT], seat: int | None) -> View:
         """What ``seat`` may see; ``None`` is a spectator, who sees only the public part."""
         to_act = self.to_act(match)
-        hand = match.hand_state
+        state = match.hand_state
         return View(
             seat=seat,
             status=match.status,
             to_act=to_act,
             hand_number=match.hand_number,
-            hand=self.hand_tiles(hand, seat) if seat is not None else (),
-            hand_sizes=tuple(len(self.hand_tiles(hand, s)) for s in range(match.players)),
-            stock=self.stock(hand),
+            hand=self.hand_tiles(state, seat) if seat is not None else (),
+            hand_sizes=tuple(len(self.hand_tiles(state, s)) for s in range(match.players)),
+            stock=self.stock(state),
             legal_moves=self.legal_moves(match) if seat is not None and seat == to_act else (),
             events=tuple(e.for_seat(seat) for e in match.last_events),
             match_points=self.totals(match),
             table=self.table(match, seat),
         )
+
+    # ---- the check of a state from outside --------------------------------------
+
+    def check_match(self, match: Match[Any, Any]) -> None:
+        """Raise :class:`InvalidStateError` unless ``match`` is a state of this ruleset that
+        play can reach, as far as any rule relies on it.
+
+        A state decoded from a client's token may be forged: any field can hold any value.
+        This checks everything before a rule runs, so that afterwards ``legal_moves``,
+        ``view`` (of a seat at the table or a spectator), ``score`` and ``apply`` raise
+        nothing but :class:`RulesError`, and their work is bounded by the ruleset's own
+        sizes. It is cheap (no sorting, one pass over the tiles) and never re-derives a deal
+        from the seed. In order:
+
+        * every field has its declared type, all the way down;
+        * the options pass the same checks as in :meth:`make_options`; the number of
+          players is in the ruleset's range for them; the seed has 1 to
+          :data:`MAX_SEED_CHARS` characters and is valid Unicode text;
+        * ``hand_number`` is 1 to :data:`MAX_HANDS`; ``history`` holds the hands before the
+          current one (``IN_PROGRESS``) or up to and including it (``HAND_OVER``,
+          ``MATCH_OVER``); each result has one count, point and (where the ruleset settles
+          hand by hand) settlement per seat, within :data:`MAX_HAND_POINTS` (counts and
+          points never negative), winners in ascending seat order, an ``end`` the ruleset
+          uses; match totals and settlements are within :data:`MAX_TOTAL`;
+        * ``last_events``: at most :data:`MAX_EVENTS`, each with seats at the table, tiles
+          of the set, pips of the set, dice of 1 to 6 (at most 3), and bounded numbers;
+        * the hand state: one sorted hand per seat, no larger than the set; ``to_act`` and
+          ``leader`` are seats; then the ruleset's own :meth:`check_hand_state`; then all
+          its tiles together are exactly one copy of the set;
+        * the status fits the hand: ``IN_PROGRESS`` exactly when the hand is not over, the
+          last result is the score of the finished hand, ``MATCH_OVER`` exactly when the
+          match ends with it, and a hand in progress follows one that did not end the
+          match; a hand in progress has a legal move.
+        """
+        self._check_match_types(match)
+        options, players = match.options, match.players
+        try:
+            hints = _option_hints(self.options_type)
+            for spec in self.option_specs():
+                _checked_option(spec, hints[spec.name], getattr(options, spec.name), by_name=False)
+            self.check_options(options)
+        except OptionsError as exc:
+            raise InvalidStateError(f"the options are not valid: {exc}") from None
+        low, high = self.player_range(options)
+        check_range(players, low, high, "players")
+        check_range(len(match.seed), 1, MAX_SEED_CHARS, "the length of the seed")
+        try:
+            match.seed.encode("utf-8")
+        except UnicodeError:
+            fail("the seed is not valid Unicode text")
+        check_range(match.hand_number, 1, MAX_HANDS, "hand_number")
+        over = match.status is not Status.IN_PROGRESS
+        require(
+            len(match.history) == match.hand_number - (0 if over else 1),
+            f"{len(match.history)} hands in the history do not fit hand {match.hand_number} "
+            f"({match.status.value})",
+        )
+        self._check_history(match.history, players)
+        self._check_events(match)
+        self._check_hand_state_shape(match)
+        self.check_hand_state(match)
+        expected = _set_codes(self, options)
+        require(
+            Counter(tile.code for tile in self.all_tiles(match.hand_state)) == expected,
+            "the tiles are not exactly one copy of the set",
+        )
+        self._check_status(match)
+
+    def _check_match_types(self, match: Match[Any, Any]) -> None:
+        if type(match) is not Match:
+            fail(f"a match must be a Match, not a {type(match).__name__}")
+        for name, limit in (("history", MAX_HANDS), ("last_events", MAX_EVENTS)):
+            items = getattr(match, name)
+            if type(items) is tuple:  # bounded before a deeper look
+                check_length(items, 0, limit, name)
+        for name, check in _match_checks(self.options_type, self.hand_state_type):
+            check(getattr(match, name), name)
+
+    def _check_history(self, history: tuple[HandResult, ...], players: int) -> None:
+        totals = [0] * players
+        nets = [0] * players
+        settled = players if self.settles_hands else 0
+        for number, result in enumerate(history, start=1):
+            what = f"the result of hand {number}"
+            for name, values, size, low in (
+                ("counts", result.counts, players, 0),
+                ("points", result.points, players, 0),
+                ("settlement", result.settlement, settled, -MAX_HAND_POINTS),
+            ):
+                check_length(values, size, size, f"{what}: {name}")
+                for value in values:
+                    check_range(value, low, MAX_HAND_POINTS, f"{what}: one of its {name}")
+            check_length(result.winners, 1, players, f"{what}: winners")
+            for seat in result.winners:
+                check_seat(seat, players, f"{what}: a winner")
+            require(
+                all(a < b for a, b in itertools.pairwise(result.winners)),
+                f"{what}: winners are not distinct seats in ascending order",
+            )
+            require(result.end in self.hand_ends, f"{what}: {self.name} has no end {result.end}")
+            for seat in range(players):
+                totals[seat] += result.points[seat]
+                nets[seat] += result.settlement[seat] if settled else 0
+        for seat in range(players):
+            check_range(totals[seat], 0, MAX_TOTAL, f"seat {seat}'s match total")
+            check_range(nets[seat], -MAX_TOTAL, MAX_TOTAL, f"seat {seat}'s settlement")
+
+    def _check_events(self, match: Match[Any, Any]) -> None:
+        events, players = match.last_events, match.players
+        codes = _set_codes(self, match.options)
+        size, top = sum(codes.values()), Tile.from_code(max(codes)).high
+        check_length(events, 0, MAX_EVENTS, "last_events")
+        for event in events:
+            what = f"a {event.kind.value} event"
+            for seat in (event.seat, event.private_to):
+                if seat is not None:
+                    check_seat(seat, players, f"{what}: seat")
+            tiles = (event.tile, event.target, *event.tiles)
+            require(
+                all(tile is None or tile.code in codes for tile in tiles),
+                f"{what} names a tile that is not in the set",
+            )
+            check_length(event.tiles, 0, size, f"{what}: tiles")
+            if event.open_pip is not None:
+                check_range(event.open_pip, 0, top, f"{what}: open_pip")
+            check_length(event.dice, 0, 3, f"{what}: dice")
+            for die in event.dice:
+                check_range(die, 1, 6, f"{what}: a die")
+            if event.count is not None:
+                check_range(event.count, 0, MAX_HANDS, f"{what}: count")
+            if event.points is not None:
+                check_range(event.points, -MAX_HAND_POINTS, MAX_HAND_POINTS, f"{what}: points")
+            check_length(event.seats, 0, players, f"{what}: seats")
+            for seat in event.seats:
+                check_seat(seat, players, f"{what}: one of its seats")
+            check_length(event.scores, 0, players, f"{what}: scores")
+            for score in event.scores:
+                check_range(score, -MAX_TOTAL, MAX_TOTAL, f"{what}: one of its scores")
+            require(not event.hidden, f"{what} is a redacted copy; a state keeps the original")
+
+    def _check_hand_state_shape(self, match: Match[Any, Any]) -> None:
+        state, players = match.hand_state, match.players
+        size = len(self.full_set(match.options))
+        check_length(state.hands, players, players, "hands")
+        for seat, tiles in enumerate(state.hands):
+            check_length(tiles, 0, size, f"seat {seat}'s hand")
+            check_sorted(tiles, f"seat {seat}'s hand")
+        check_seat(state.to_act, players, "to_act")
+        check_seat(state.leader, players, "leader")
+
+    def _check_status(self, match: Match[Any, Any]) -> None:
+        status, state = match.status, match.hand_state
+        if status is Status.IN_PROGRESS:
+            require(not self.hand_over(state), "the hand is over, but the status is IN_PROGRESS")
+            if match.hand_number > 1:
+                before = dataclasses.replace(
+                    match, hand_number=match.hand_number - 1, status=Status.HAND_OVER
+                )
+                require(not self.ends_match(before), "a hand is played after the match ended")
+            require(bool(self.legal_moves(match)), "nobody has a legal move")
+            return
+        require(self.hand_over(state), f"the hand is not over, but the status is {status.value}")
+        earlier = dataclasses.replace(match, history=match.history[:-1])
+        require(
+            self.score_hand(earlier) == match.history[-1],
+            "the last result is not the score of the finished hand",
+        )
+        ends = self.ends_match(match)
+        require(ends == (status is Status.MATCH_OVER), f"the match end does not fit {status.value}")
+
+
+@functools.cache
+def _match_checks(options_type: type, hand_state_type: type) -> tuple[tuple[str, TypeCheck], ...]:
+    """The type check of each field of a ``Match`` of one ruleset."""
+    hints = dict(typing.get_type_hints(Match))
+    hints["options"] = options_type
+    hints["hand_state"] = hand_state_type
+    return tuple((f.name, type_check(hints[f.name])) for f in dataclasses.fields(Match))
+
+
+@functools.lru_cache(maxsize=256)
+def _set_codes(ruleset: Ruleset[Any, Any], options: Any) -> Counter[int]:
+    """How many copies of each tile code the ruleset's set holds with ``options``."""
+    return Counter(tile.code for tile in ruleset.full_set(options))

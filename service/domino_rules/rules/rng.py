@@ -20,11 +20,10 @@ True
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections.abc import Sequence
 from typing import TypeVar
 
-__all__ = ["Stream", "commitment", "new_seed", "shuffled", "throw"]
+__all__ = ["Stream", "commitment", "shuffled", "throw"]
 
 T = TypeVar("T")
 _SPAN = 1 << 32
@@ -82,8 +81,3 @@ def throw(seed: str, label: str, dice: int = 3) -> tuple[int, ...]:
 def commitment(seed: str) -> str:
     """The public commitment to a seed: hex SHA-256 of its UTF-8 bytes."""
     return hashlib.sha256(seed.encode()).hexdigest()
-
-
-def new_seed() -> str:
-    """A server-chosen seed: 128 bits from :mod:`secrets`, as 32 hex digits."""
-    return secrets.token_hex(16)

@@ -20,6 +20,9 @@ Randomness, all from :mod:`domino_rules.rules.rng` with the game's seed:
   as a multiset, ``t = 1, 2, ...``. Every throw is its own ``DICE`` event (seat = the
   leader). Round 1 is thrown at the deal, among the deal's events.
 
+``deal_from`` deals from a given order (the throws still come from the seed), so a test
+can deal an exact position.
+
 Decisions where RULES.md leaves a case open (each has a test):
 
 * A hand's leader after the first is the seat after the previous hand's leader; only the
@@ -41,28 +44,51 @@ Decisions where RULES.md leaves a case open (each has a test):
 * Scoring: every seat keeps its pegs; the single seat with the fewest tiles in hand also
   scores the number of tiles in the other hands. A hand's winners are the seats with the
   fewest tiles, also when tied (and then nobody scores the bonus).
+* A hand's ``end`` is ``DOMINOED`` when a player laid their last tile, ``IDLE_ROUNDS``
+  after two idle rounds, ``BLOCKED`` when the line is blocked ``[THR-9]``; a player who
+  lays their last tile ends the hand as ``DOMINOED`` even if the line is blocked too.
+
+What a reachable hand state is (``check_hand_state``; everything else is refused):
+
+* The round's throw is exactly three dice of 1 to 6 ``[THR-1]`` ``[THR-4]`` (never fewer:
+  round 1 is thrown at the deal).
+* The boneyard only shrinks from the tiles not dealt ``[THR-3]``; a hand may grow by
+  drawing.
+* The line is a chain: each laid tile shows its two halves, and touching ends match
+  ``[THR-5]``. The pegs, one per seat, add up to the points of the tiles on the line
+  (1 a tile, 2 a double) ``[THR-6]``.
+* ``idle_rounds`` is 0, 1 or 2 (2 only once the hand is over); a tile laid this round
+  means the line has a tile and the run of idle rounds is 0 ``[THR-9]``. Each round but
+  idle ones lays a tile, and no two idle rounds follow each other before the end, so the
+  round number is at most twice the tiles laid, plus 2.
+* Who leads is not checked against the throw-off (that would need the seed's throws; a
+  sealed token is what guards a well-formed forged position).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, pairwise
+from typing import Any
 
 from . import rng
 from .base import (
     End,
     Event,
     EventKind,
+    HandEnd,
     HandResult,
     Match,
     Move,
     MoveKind,
     Ruleset,
+    held_tiles,
     next_seat,
     option,
     replace_at,
 )
+from .checks import check_length, check_range, require
 from .registry import register
 from .tiles import Tile, double_six_without_blank, remove_tile
 
@@ -158,6 +184,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
     )
     options_type = ThrowUpOptions
     hand_state_type = ThrowUpHandState
+    hand_ends = frozenset({HandEnd.DOMINOED, HandEnd.BLOCKED, HandEnd.IDLE_ROUNDS})
 
     def full_set(self, options: ThrowUpOptions) -> tuple[Tile, ...]:
         return double_six_without_blank()  # [THR-1]
@@ -167,13 +194,11 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(
-        self, match: Match[ThrowUpOptions, object], hand_number: int
+    def deal_from(
+        self, match: Match[ThrowUpOptions, Any], hand_number: int, order: tuple[Tile, ...]
     ) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
         players, seed = match.players, match.seed
-        tiles = self.full_set(match.options)
         # [THR-3] 7 tiles each; the rest is the boneyard
-        order = rng.shuffled(seed, f"deal/{hand_number}/0", tiles)
         hands = tuple(
             tuple(sorted(order[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(players)
         )
@@ -188,7 +213,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         events.append(Event(EventKind.LEADER, seat=leader))
         # [THR-4] the leader throws for round 1
         dice = _round_throw(seed, hand_number, 1, leader, None, match.options, events)
-        hand = ThrowUpHandState(
+        state = ThrowUpHandState(
             hands=hands,
             boneyard=boneyard,
             line=(),
@@ -198,82 +223,75 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
             to_act=leader,
             pegs=(0,) * players,
         )
-        return hand, tuple(events)
+        return state, tuple(events)
 
     # ---- play --------------------------------------------------------------------
 
-    def hand_to_act(self, hand: ThrowUpHandState) -> int:
-        return hand.to_act
+    def stock(self, state: ThrowUpHandState) -> int:
+        return len(state.boneyard)
 
-    def hand_tiles(self, hand: ThrowUpHandState, seat: int) -> tuple[Tile, ...]:
-        return hand.hands[seat]
+    def all_tiles(self, state: ThrowUpHandState) -> tuple[Tile, ...]:
+        return held_tiles(state) + state.boneyard + tuple(laid.tile for laid in state.line)
 
-    def stock(self, hand: ThrowUpHandState) -> int:
-        return len(hand.boneyard)
-
-    def all_tiles(self, hand: ThrowUpHandState) -> tuple[Tile, ...]:
-        return sum(hand.hands, ()) + hand.boneyard + tuple(laid.tile for laid in hand.line)
-
-    def hand_legal_moves(self, hand: ThrowUpHandState, options: ThrowUpOptions) -> tuple[Move, ...]:
-        seat = hand.to_act
-        plays = _plays(hand, seat)
+    def hand_legal_moves(
+        self, state: ThrowUpHandState, options: ThrowUpOptions
+    ) -> tuple[Move, ...]:
+        seat = state.to_act
+        plays = _plays(state, seat)
         if plays:
             return plays
         # [THR-7] nothing to lay at the start of the turn: draw one, or pass
-        if hand.boneyard:
+        if state.boneyard:
             return (Move(seat, MoveKind.DRAW),)
         return (Move(seat, MoveKind.PASS),)
 
     def hand_apply(
         self, match: Match[ThrowUpOptions, ThrowUpHandState], move: Move
     ) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
-        hand, seat = match.hand_state, move.seat
+        state, seat = match.hand_state, move.seat
         events: list[Event] = []
         if move.kind is MoveKind.PLAY:
             assert move.tile is not None
-            hand = _lay(hand, seat, move.tile, move.end, events)
-            if self.hand_over(hand):
-                return hand, tuple(events)  # [THR-9] domino or blocked: at once
-            if _plays(hand, seat):
-                return hand, tuple(events)  # [THR-5] the player goes on laying
+            state = _lay(state, seat, move.tile, move.end, events)
+            if self.hand_over(state):
+                return state, tuple(events)  # [THR-9] domino or blocked: at once
+            if _plays(state, seat):
+                return state, tuple(events)  # [THR-5] the player goes on laying
             events.append(Event(EventKind.TURN_PASSED, seat=seat))
         elif move.kind is MoveKind.DRAW:
             # [THR-7] one tile, kept for a later turn; the turn ends
-            tile, boneyard = hand.boneyard[0], hand.boneyard[1:]
+            tile, boneyard = state.boneyard[0], state.boneyard[1:]
             events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
-            tiles = tuple(sorted(hand.hands[seat] + (tile,)))
-            hand = dataclasses.replace(
-                hand, hands=replace_at(hand.hands, seat, tiles), boneyard=boneyard
+            tiles = tuple(sorted(state.hands[seat] + (tile,)))
+            state = dataclasses.replace(
+                state, hands=replace_at(state.hands, seat, tiles), boneyard=boneyard
             )
         else:  # PASS [THR-7]
             events.append(Event(EventKind.PASS, seat=seat))
-        hand = _end_turn(match, hand, seat, events)
-        return hand, tuple(events)
+        state = _end_turn(match, state, seat, events)
+        return state, tuple(events)
 
-    def hand_over(self, hand: ThrowUpHandState) -> bool:
+    def hand_over(self, state: ThrowUpHandState) -> bool:
         # [THR-9] two idle rounds in a row, a player out of tiles, or the line blocked
-        if hand.idle_rounds >= 2 or any(not tiles for tiles in hand.hands):
-            return True
-        left, right = _ends(hand.line)
-        if left is None or right is None:
-            return False
-        return not any(t.has(left) or t.has(right) for tiles in hand.hands for t in tiles)
+        return _how_over(state) is not None
 
     # ---- scoring -----------------------------------------------------------------
 
-    def running_points(self, hand: ThrowUpHandState, players: int) -> tuple[int, ...]:
-        return hand.pegs  # [THR-6] pegged at once
+    def running_points(self, state: ThrowUpHandState, players: int) -> tuple[int, ...]:
+        return state.pegs  # [THR-6] pegged at once
 
     def score_hand(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> HandResult:
-        hand = match.hand_state
-        counts = tuple(len(tiles) for tiles in hand.hands)
+        state = match.hand_state
+        counts = tuple(len(tiles) for tiles in state.hands)
         fewest = min(counts)
         winners = tuple(s for s, c in enumerate(counts) if c == fewest)
-        points = list(hand.pegs)
+        points = list(state.pegs)
         if len(winners) == 1:
             # [THR-10] 1 point per tile in the other hands; a tie scores no one
             points[winners[0]] += sum(counts) - fewest
-        return HandResult(counts=counts, points=tuple(points), winners=winners)
+        end = _how_over(state)
+        assert end is not None
+        return HandResult(counts=counts, points=tuple(points), winners=winners, end=end)
 
     def match_over(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> bool:
         # [THR-11] hands_per_player hands per player
@@ -282,19 +300,69 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
     def table(
         self, match: Match[ThrowUpOptions, ThrowUpHandState], seat: int | None
     ) -> ThrowUpTable:
-        hand = match.hand_state
-        left, right = _ends(hand.line)
+        state = match.hand_state
+        left, right = _ends(state.line)
         return ThrowUpTable(
-            line=hand.line,
+            line=state.line,
             left_end=left,
             right_end=right,
-            dice=hand.dice,
-            qualifying=qualifying_totals(hand.dice),
-            round=hand.round,
-            leader=hand.leader,
-            idle_rounds=hand.idle_rounds,
-            pegs=hand.pegs,
+            dice=state.dice,
+            qualifying=qualifying_totals(state.dice),
+            round=state.round,
+            leader=state.leader,
+            idle_rounds=state.idle_rounds,
+            pegs=state.pegs,
         )
+
+    # ---- the check of a state from outside ------------------------------------------
+
+    def check_hand_state(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> None:
+        state, players = match.hand_state, match.players
+        full = len(self.full_set(match.options))
+        # [THR-1] [THR-4] the round's throw: three dice
+        check_length(state.dice, DICE, DICE, "dice")
+        for die in state.dice:
+            check_range(die, 1, 6, "a die")
+        # [THR-3] the boneyard only shrinks from the tiles not dealt
+        check_length(state.boneyard, 0, full - HAND_SIZE * players, "the boneyard")
+        # [THR-5] a line of touching ends that match
+        check_length(state.line, 0, full, "the line")
+        for laid in state.line:
+            halves = (min(laid.left, laid.right), max(laid.left, laid.right))
+            require(halves == (laid.tile.low, laid.tile.high), "a laid tile shows wrong halves")
+        require(
+            all(a.right == b.left for a, b in pairwise(state.line)),
+            "touching ends of the line do not match",
+        )
+        # [THR-6] the pegs add up to the tiles laid: 1 a tile, 2 a double
+        check_length(state.pegs, players, players, "pegs")
+        for peg in state.pegs:
+            check_range(peg, 0, 2 * full, "a peg")
+        laid_points = sum(2 if laid.tile.is_double else 1 for laid in state.line)
+        require(sum(state.pegs) == laid_points, "the pegs do not add up to the tiles laid")
+        # [THR-9] idle rounds, and the rounds they allow
+        check_range(state.idle_rounds, 0, 2, "idle_rounds")
+        if state.laid_this_round:
+            require(
+                bool(state.line) and state.idle_rounds == 0,
+                "a tile laid this round, but none on the line or a run of idle rounds",
+            )
+        check_range(state.round, 1, 2 * len(state.line) + 2, "round")
+
+
+def _how_over(state: ThrowUpHandState) -> HandEnd | None:
+    """[THR-9] how the hand is over: a player out of tiles, two idle rounds in a row, or
+    the line blocked (no tile in any hand matches an open end); ``None`` while it goes on."""
+    if any(not tiles for tiles in state.hands):
+        return HandEnd.DOMINOED
+    if state.idle_rounds >= 2:
+        return HandEnd.IDLE_ROUNDS
+    left, right = _ends(state.line)
+    if left is None or right is None:
+        return None
+    if any(t.has(left) or t.has(right) for tiles in state.hands for t in tiles):
+        return None
+    return HandEnd.BLOCKED
 
 
 def _throw_off(seed: str, players: int, events: list[Event]) -> int:
@@ -332,12 +400,12 @@ def _round_throw(
     raise RuntimeError("no throw differs from the previous round's")  # pragma: no cover
 
 
-def _plays(hand: ThrowUpHandState, seat: int) -> tuple[Move, ...]:
+def _plays(state: ThrowUpHandState, seat: int) -> tuple[Move, ...]:
     """The tiles ``seat`` can lay now, each on every end it matches ([THR-5])."""
-    totals = qualifying_totals(hand.dice)
-    left, right = _ends(hand.line)
+    totals = qualifying_totals(state.dice)
+    left, right = _ends(state.line)
     moves: list[Move] = []
-    for tile in sorted(set(hand.hands[seat])):
+    for tile in sorted(set(state.hands[seat])):
         if tile.pips not in totals:
             continue
         if left is None or right is None:
@@ -351,26 +419,26 @@ def _plays(hand: ThrowUpHandState, seat: int) -> tuple[Move, ...]:
 
 
 def _lay(
-    hand: ThrowUpHandState, seat: int, tile: Tile, end: End | None, events: list[Event]
+    state: ThrowUpHandState, seat: int, tile: Tile, end: End | None, events: list[Event]
 ) -> ThrowUpHandState:
-    left, right = _ends(hand.line)
+    left, right = _ends(state.line)
     if end is None:
         # [THR-5] the first tile: high half to the left, low half to the right
         line: tuple[LaidTile, ...] = (LaidTile(tile, tile.high, tile.low),)
     elif end is End.LEFT:
         assert left is not None
-        line = (LaidTile(tile, tile.other(left), left), *hand.line)
+        line = (LaidTile(tile, tile.other(left), left), *state.line)
     else:
         assert right is not None
-        line = (*hand.line, LaidTile(tile, right, tile.other(right)))
+        line = (*state.line, LaidTile(tile, right, tile.other(right)))
     points = 2 if tile.is_double else 1  # [THR-6]
     events.append(Event(EventKind.PLAY, seat=seat, tile=tile, end=end))
     events.append(Event(EventKind.PEG, seat=seat, points=points))
     return dataclasses.replace(
-        hand,
-        hands=replace_at(hand.hands, seat, remove_tile(hand.hands[seat], tile)),
+        state,
+        hands=replace_at(state.hands, seat, remove_tile(state.hands[seat], tile)),
         line=line,
-        pegs=_with_peg(hand.pegs, seat, points),
+        pegs=_with_peg(state.pegs, seat, points),
         idle_rounds=0,
         laid_this_round=True,
     )
@@ -378,25 +446,25 @@ def _lay(
 
 def _end_turn(
     match: Match[ThrowUpOptions, ThrowUpHandState],
-    hand: ThrowUpHandState,
+    state: ThrowUpHandState,
     seat: int,
     events: list[Event],
 ) -> ThrowUpHandState:
     """The next seat's turn; after the round's last turn, the leader throws again."""
     following = next_seat(seat, match.players)
-    if following != hand.leader:
-        return dataclasses.replace(hand, to_act=following)
+    if following != state.leader:
+        return dataclasses.replace(state, to_act=following)
     # [THR-9] a round in which nobody laid a tile is idle; two in a row end the hand
-    idle = 0 if hand.laid_this_round else hand.idle_rounds + 1
-    hand = dataclasses.replace(hand, to_act=hand.leader, idle_rounds=idle, laid_this_round=False)
+    idle = 0 if state.laid_this_round else state.idle_rounds + 1
+    state = dataclasses.replace(state, to_act=state.leader, idle_rounds=idle, laid_this_round=False)
     if idle >= 2:
-        return hand
+        return state
     # [THR-8] the leader throws for the next round
-    number = hand.round + 1
+    number = state.round + 1
     dice = _round_throw(
-        match.seed, match.hand_number, number, hand.leader, hand.dice, match.options, events
+        match.seed, match.hand_number, number, state.leader, state.dice, match.options, events
     )
-    return dataclasses.replace(hand, dice=dice, round=number)
+    return dataclasses.replace(state, dice=dice, round=number)
 
 
 register(ThrowUp())

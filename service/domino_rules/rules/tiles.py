@@ -5,6 +5,8 @@ Identical tiles are interchangeable values, so a hand is just a sorted tuple.
 
 >>> Tile.parse("[4-6]")
 Tile(6, 4)
+>>> eval(repr(Tile(6, 4))) == Tile(6, 4)
+True
 >>> str(Tile(6, 4)), Tile(6, 4).pips
 ('[6-4]', 10)
 >>> len(double_n(6)), len(chinese_set()), len(double_six_without_blank()), len(two_chinese_sets())
@@ -13,6 +15,7 @@ Tile(6, 4)
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -97,6 +100,7 @@ class Tile:
         return f"[{self.high}-{self.low}]"
 
     def __repr__(self) -> str:
+        """Code that rebuilds the tile."""
         return f"Tile({self.high}, {self.low})"
 
 
@@ -104,6 +108,7 @@ _CODES = (MAX_PIP + 1) * (MAX_PIP + 2) // 2
 _BY_CODE = tuple(Tile(high, low) for high in range(MAX_PIP + 1) for low in range(high + 1))
 
 
+@functools.cache
 def double_n(n: int) -> tuple[Tile, ...]:
     """The Western double-N set, ``(N+1)(N+2)/2`` tiles in ascending order."""
     if not 0 <= n <= MAX_PIP:
@@ -111,6 +116,7 @@ def double_n(n: int) -> tuple[Tile, ...]:
     return tuple(Tile(high, low) for high in range(n + 1) for low in range(high + 1))
 
 
+@functools.cache
 def double_six_without_blank() -> tuple[Tile, ...]:
     """Double-six less ``[0-0]``: 27 tiles ([THR-1])."""
     return double_n(6)[1:]
@@ -128,11 +134,13 @@ MILITARY = tuple(
 SUPREME_PAIR = (Tile(4, 2), Tile(2, 1))
 
 
+@functools.cache
 def chinese_set() -> tuple[Tile, ...]:
     """The 32-tile Chinese set, ascending, duplicates adjacent."""
     return tuple(sorted(CIVIL * 2 + MILITARY))
 
 
+@functools.cache
 def two_chinese_sets() -> tuple[Tile, ...]:
     """Two Chinese sets, 64 tiles ([TU-1])."""
     return tuple(sorted(chinese_set() * 2))

@@ -56,7 +56,22 @@ Decisions where RULES.md leaves a case open (each has a test):
 * A hand's winners are the seats with the highest count; its points are the counts
   themselves (the match adds them up, ``[TU-10]``); its settlement is each seat's net
   payment of that hand. ``settlement`` of a match is the sum over finished hands (zeros
-  before the first ends).
+  before the first ends). Its ``end`` is always ``WOODPILE_EXHAUSTED`` ``[TU-8]``.
+
+What a reachable hand state is (``check_hand_state``; everything else is refused):
+
+* Hands only shrink from the tiles dealt, and none holds two ``[6-6]`` (a pair is laid
+  out at the deal) ``[TU-2]`` ``[TU-4]``. The woodpile only shrinks from the tiles left
+  after the deal. The lake and the piles are in ascending order; a pile's tile has no
+  copy single in the lake, and there is one pile at most of a tile ``[TU-7]``.
+* A catch is a sequence of matching pairs: a ``[6-6]`` pair laid at the deal, a
+  capturing tile and the tile it took, or the fourth tile and a pile (two pairs of
+  identical tiles) ``[TU-3]`` ``[TU-7]``.
+* Hand ``h`` is led by seat ``(h - 1) % players`` ``[TU-5]``; every turn draws one tile, so
+  the seat to act is the leader plus the turns completed (tiles drawn, less the drawn tile
+  still to be resolved) ``[TU-6]``.
+* A drawn tile waiting for ``CAPTURE_DRAWN`` has a choice of two or more different things
+  to take ``[TU-6]``.
 """
 
 from __future__ import annotations
@@ -66,19 +81,21 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from . import rng
 from .base import (
     Event,
     EventKind,
+    HandEnd,
     HandResult,
     Match,
     Move,
     MoveKind,
     Ruleset,
+    held_tiles,
     next_seat,
     option,
     replace_at,
 )
+from .checks import check_length, check_sorted, require
 from .registry import register
 from .tiles import SUPREME_PAIR, Tile, red_pips, remove_tile, two_chinese_sets
 
@@ -173,11 +190,11 @@ def catch_count(tiles: tuple[Tile, ...], red_sixes: RedSixes = RedSixes.DOUBLE_S
     return big + -(-small // 10) * 10
 
 
-def _drawn_options(hand: TiuUHandState, tile: Tile) -> tuple[Tile, ...]:
+def _drawn_options(state: TiuUHandState, tile: Tile) -> tuple[Tile, ...]:
     """[TU-6] [TU-7] the distinct things a drawn tile can take: matching single lake
     tiles, and the pile of its own kind (it is the fourth copy)."""
-    targets = {t for t in hand.lake if matches(tile, t)}
-    if tile in hand.piles:
+    targets = {t for t in state.lake if matches(tile, t)}
+    if tile in state.piles:
         targets.add(tile)
     return tuple(sorted(targets))
 
@@ -193,6 +210,8 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
     )
     options_type = TiuUOptions
     hand_state_type = TiuUHandState
+    hand_ends = frozenset({HandEnd.WOODPILE_EXHAUSTED})
+    settles_hands = True
 
     def full_set(self, options: TiuUOptions) -> tuple[Tile, ...]:
         return two_chinese_sets()  # [TU-1]
@@ -202,16 +221,11 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(
-        self, match: Match[TiuUOptions, Any], hand_number: int
-    ) -> tuple[TiuUHandState, tuple[Event, ...]]:
-        order = rng.shuffled(match.seed, f"deal/{hand_number}/0", two_chinese_sets())
-        return self.deal_from(order, match.players, hand_number)
-
     def deal_from(
-        self, order: tuple[Tile, ...], players: int, hand_number: int
+        self, match: Match[TiuUOptions, Any], hand_number: int, order: tuple[Tile, ...]
     ) -> tuple[TiuUHandState, tuple[Event, ...]]:
         """Deal hand ``hand_number`` from the shuffled ``order`` (see the module docstring)."""
+        players = match.players
         size = STACK * STACKS_PER_PLAYER[players]
         top = len(order)
         # [TU-2] the lake is the first four stacks; hands come from the other end
@@ -235,7 +249,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             catches.append(caught)
             laid_hands.append(tiles)
         events.append(Event(EventKind.LEADER, seat=leader))
-        hand = TiuUHandState(
+        state = TiuUHandState(
             hands=tuple(laid_hands),
             woodpile=woodpile,
             lake=lake,
@@ -244,57 +258,51 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             to_act=leader,
             leader=leader,
         )
-        return hand, tuple(events)
+        return state, tuple(events)
 
     # ---- play --------------------------------------------------------------------
 
-    def hand_to_act(self, hand: TiuUHandState) -> int:
-        return hand.to_act
+    def stock(self, state: TiuUHandState) -> int:
+        return len(state.woodpile)
 
-    def hand_tiles(self, hand: TiuUHandState, seat: int) -> tuple[Tile, ...]:
-        return hand.hands[seat]
-
-    def stock(self, hand: TiuUHandState) -> int:
-        return len(hand.woodpile)
-
-    def all_tiles(self, hand: TiuUHandState) -> tuple[Tile, ...]:
-        drawn = (hand.drawn,) if hand.drawn is not None else ()
+    def all_tiles(self, state: TiuUHandState) -> tuple[Tile, ...]:
+        drawn = (state.drawn,) if state.drawn is not None else ()
         return (
-            sum(hand.hands, ())
-            + hand.lake
-            + tuple(t for t in hand.piles for _ in range(3))
-            + sum(hand.catches, ())
-            + hand.woodpile
+            held_tiles(state)
+            + state.lake
+            + tuple(t for t in state.piles for _ in range(3))
+            + tuple(t for caught in state.catches for t in caught)
+            + state.woodpile
             + drawn
         )
 
-    def can_pile(self, hand: TiuUHandState, tile: Tile) -> bool:
+    def can_pile(self, state: TiuUHandState, tile: Tile) -> bool:
         """[TU-7] ``tile`` (held by the seat to act) may pile with two identical lake tiles:
         exactly two lie in the lake and no catch holds a copy, so the fourth is unseen."""
         return (
-            tile in hand.hands[hand.to_act]
-            and hand.lake.count(tile) == 2
-            and not any(tile in caught for caught in hand.catches)
+            tile in state.hands[state.to_act]
+            and state.lake.count(tile) == 2
+            and not any(tile in caught for caught in state.catches)
         )
 
-    def hand_legal_moves(self, hand: TiuUHandState, options: TiuUOptions) -> tuple[Move, ...]:
-        seat = hand.to_act
-        if hand.drawn is not None:
+    def hand_legal_moves(self, state: TiuUHandState, options: TiuUOptions) -> tuple[Move, ...]:
+        seat = state.to_act
+        if state.drawn is not None:
             # [TU-6] the drawn tile must capture; the player chooses what
             return tuple(
-                Move(seat, MoveKind.CAPTURE_DRAWN, hand.drawn, target)
-                for target in _drawn_options(hand, hand.drawn)
+                Move(seat, MoveKind.CAPTURE_DRAWN, state.drawn, target)
+                for target in _drawn_options(state, state.drawn)
             )
-        own = sorted(set(hand.hands[seat]))
+        own = sorted(set(state.hands[seat]))
         moves: list[Move] = []
         for tile in own:
             # [TU-5] [TU-3] capture a matching single lake tile
-            targets = {t for t in hand.lake if matches(tile, t)}
+            targets = {t for t in state.lake if matches(tile, t)}
             # [TU-7] a pile is taken only by its fourth, identical tile
-            if tile in hand.piles:
+            if tile in state.piles:
                 targets.add(tile)
             moves.extend(Move(seat, MoveKind.CAPTURE, tile, target) for target in sorted(targets))
-        moves.extend(Move(seat, MoveKind.PILE, tile) for tile in own if self.can_pile(hand, tile))
+        moves.extend(Move(seat, MoveKind.PILE, tile) for tile in own if self.can_pile(state, tile))
         # [TU-5] a player who can mate must; may_decline makes passing always legal
         if not moves or options.may_decline:
             moves.append(Move(seat, MoveKind.PASS))
@@ -303,53 +311,53 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
     def hand_apply(
         self, match: Match[TiuUOptions, TiuUHandState], move: Move
     ) -> tuple[TiuUHandState, tuple[Event, ...]]:
-        hand, seat = match.hand_state, move.seat
+        state, seat = match.hand_state, move.seat
         events: list[Event] = []
         if move.kind is MoveKind.CAPTURE_DRAWN:
             assert move.tile is not None and move.target is not None
-            hand = dataclasses.replace(hand, drawn=None)
-            hand = self._capture(hand, seat, move.tile, move.target, events, from_hand=False)
-            return self._end_turn(hand, seat, match.players), tuple(events)
+            state = dataclasses.replace(state, drawn=None)
+            state = self._capture(state, seat, move.tile, move.target, events, from_hand=False)
+            return self._end_turn(state, seat, match.players), tuple(events)
         # the hand step
         if move.kind is MoveKind.CAPTURE:
             assert move.tile is not None and move.target is not None
-            hand = self._capture(hand, seat, move.tile, move.target, events, from_hand=True)
+            state = self._capture(state, seat, move.tile, move.target, events, from_hand=True)
         elif move.kind is MoveKind.PILE:
             assert move.tile is not None
             tile = move.tile
             # [TU-7] the hand tile and the two lake tiles become one pile
-            lake = remove_tile(remove_tile(hand.lake, tile), tile)
-            hand = dataclasses.replace(
-                hand,
-                hands=replace_at(hand.hands, seat, remove_tile(hand.hands[seat], tile)),
+            lake = remove_tile(remove_tile(state.lake, tile), tile)
+            state = dataclasses.replace(
+                state,
+                hands=replace_at(state.hands, seat, remove_tile(state.hands[seat], tile)),
                 lake=lake,
-                piles=tuple(sorted((*hand.piles, tile))),
+                piles=tuple(sorted((*state.piles, tile))),
             )
             events.append(Event(EventKind.PILE, seat=seat, tile=tile, tiles=(tile, tile, tile)))
         else:  # PASS
             events.append(Event(EventKind.PASS, seat=seat))
         # the draw step, in the same turn
-        if not hand.woodpile:
-            return self._end_turn(hand, seat, match.players), tuple(events)
-        drawn, woodpile = hand.woodpile[0], hand.woodpile[1:]
-        hand = dataclasses.replace(hand, woodpile=woodpile)
+        if not state.woodpile:
+            return self._end_turn(state, seat, match.players), tuple(events)
+        drawn, woodpile = state.woodpile[0], state.woodpile[1:]
+        state = dataclasses.replace(state, woodpile=woodpile)
         # [TU-6] the top woodpile tile is shown to all
         events.append(Event(EventKind.REVEAL, seat=seat, tile=drawn))
-        options = _drawn_options(hand, drawn)
+        options = _drawn_options(state, drawn)
         if not options:
-            hand = dataclasses.replace(hand, lake=tuple(sorted((*hand.lake, drawn))))
+            state = dataclasses.replace(state, lake=tuple(sorted((*state.lake, drawn))))
             events.append(Event(EventKind.TO_LAKE, seat=seat, tile=drawn))
         elif len(options) == 1:
-            hand = self._capture(hand, seat, drawn, options[0], events, from_hand=False)
+            state = self._capture(state, seat, drawn, options[0], events, from_hand=False)
         else:
             # [TU-6] a choice of different tiles: the same seat chooses with CAPTURE_DRAWN
             events.append(Event(EventKind.CHOICE, seat=seat, tile=drawn, tiles=options))
-            return dataclasses.replace(hand, drawn=drawn), tuple(events)
-        return self._end_turn(hand, seat, match.players), tuple(events)
+            return dataclasses.replace(state, drawn=drawn), tuple(events)
+        return self._end_turn(state, seat, match.players), tuple(events)
 
     def _capture(
         self,
-        hand: TiuUHandState,
+        state: TiuUHandState,
         seat: int,
         tile: Tile,
         target: Tile,
@@ -357,40 +365,40 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         *,
         from_hand: bool,
     ) -> TiuUHandState:
-        hands = hand.hands
+        hands = state.hands
         if from_hand:
             hands = replace_at(hands, seat, remove_tile(hands[seat], tile))
-        if target in hand.piles and tile == target:
+        if target in state.piles and tile == target:
             # [TU-7] the fourth tile takes all three
-            piles = remove_tile(hand.piles, target)
-            lake = hand.lake
+            piles = remove_tile(state.piles, target)
+            lake = state.lake
             taken: tuple[Tile, ...] = (target, target, target)
         else:
-            piles = hand.piles
-            lake = remove_tile(hand.lake, target)
+            piles = state.piles
+            lake = remove_tile(state.lake, target)
             taken = (target,)
         caught = (tile, *taken)
         events.append(Event(EventKind.CAPTURE, seat=seat, tile=tile, target=target, tiles=caught))
         return dataclasses.replace(
-            hand,
+            state,
             hands=hands,
             lake=lake,
             piles=piles,
-            catches=replace_at(hand.catches, seat, hand.catches[seat] + caught),
+            catches=replace_at(state.catches, seat, state.catches[seat] + caught),
         )
 
-    def _end_turn(self, hand: TiuUHandState, seat: int, players: int) -> TiuUHandState:
-        return dataclasses.replace(hand, to_act=next_seat(seat, players))
+    def _end_turn(self, state: TiuUHandState, seat: int, players: int) -> TiuUHandState:
+        return dataclasses.replace(state, to_act=next_seat(seat, players))
 
-    def hand_over(self, hand: TiuUHandState) -> bool:
+    def hand_over(self, state: TiuUHandState) -> bool:
         # [TU-8] the woodpile is exhausted and the last draw resolved
-        return not hand.woodpile and hand.drawn is None
+        return not state.woodpile and state.drawn is None
 
     # ---- scoring -----------------------------------------------------------------
 
-    def counts(self, hand: TiuUHandState, options: TiuUOptions) -> tuple[int, ...]:
+    def counts(self, state: TiuUHandState, options: TiuUOptions) -> tuple[int, ...]:
         """[TU-9] each seat's count; [TU-8] hands, lake and piles score for no one."""
-        return tuple(catch_count(caught, options.red_sixes) for caught in hand.catches)
+        return tuple(catch_count(caught, options.red_sixes) for caught in state.catches)
 
     def score_hand(self, match: Match[TiuUOptions, TiuUHandState]) -> HandResult:
         counts = self.counts(match.hand_state, match.options)
@@ -404,8 +412,13 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
                 settlement[seat] = sum(best - c for c in counts)
             else:
                 settlement[seat] = -(best - count) * len(winners)
+        # [TU-8] the hand ends when the woodpile is exhausted
         return HandResult(
-            counts=counts, points=counts, winners=winners, settlement=tuple(settlement)
+            counts=counts,
+            points=counts,
+            winners=winners,
+            end=HandEnd.WOODPILE_EXHAUSTED,
+            settlement=tuple(settlement),
         )
 
     def match_over(self, match: Match[TiuUOptions, TiuUHandState]) -> bool:
@@ -421,15 +434,63 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         return tuple(totals)
 
     def table(self, match: Match[TiuUOptions, TiuUHandState], seat: int | None) -> TiuUTable:
-        hand = match.hand_state
+        state = match.hand_state
         return TiuUTable(
-            lake=hand.lake,
-            piles=hand.piles,
-            catches=tuple(Catch(caught) for caught in hand.catches),
-            catch_counts=self.counts(hand, match.options),
-            drawn=hand.drawn,
-            leader=hand.leader,
+            lake=state.lake,
+            piles=state.piles,
+            catches=tuple(Catch(caught) for caught in state.catches),
+            catch_counts=self.counts(state, match.options),
+            drawn=state.drawn,
+            leader=state.leader,
         )
+
+    # ---- the check of a state from outside ------------------------------------------
+
+    def check_hand_state(self, match: Match[TiuUOptions, TiuUHandState]) -> None:
+        state, players = match.hand_state, match.players
+        full = len(self.full_set(match.options))
+        size = STACK * STACKS_PER_PLAYER[players]
+        # [TU-2] hands and the woodpile only shrink from what the deal gave them
+        for seat, tiles in enumerate(state.hands):
+            check_length(tiles, 0, size, f"seat {seat}'s hand")
+            # [TU-4] a pair of [6-6] is laid out at the deal
+            require(tiles.count(SIX_SIX) <= 1, f"seat {seat} holds a pair of [6-6]")
+        dealt_woodpile = full - STACK * LAKE_STACKS - size * players
+        check_length(state.woodpile, 0, dealt_woodpile, "the woodpile")
+        check_length(state.lake, 0, full, "the lake")
+        check_sorted(state.lake, "the lake")
+        check_length(state.piles, 0, full // 3, "the piles")
+        check_sorted(state.piles, "the piles")
+        # [TU-7] a pile holds three of the four copies: one pile of a tile, none single
+        require(len(set(state.piles)) == len(state.piles), "two piles of one tile")
+        require(not set(state.piles) & set(state.lake), "a piled tile lies single in the lake")
+        check_length(state.catches, players, players, "catches")
+        for seat, caught in enumerate(state.catches):
+            check_length(caught, 0, full, f"seat {seat}'s catch")
+            # [TU-3] [TU-4] [TU-7] a catch is made of matching pairs
+            require(
+                len(caught) % 2 == 0
+                and all(matches(a, b) for a, b in zip(caught[::2], caught[1::2], strict=True)),
+                f"seat {seat}'s catch is not a sequence of matching pairs",
+            )
+        # [TU-5] hand h is led by seat (h - 1) % players; [TU-6] one draw a turn
+        require(
+            state.leader == (match.hand_number - 1) % players,
+            "the leader is not the seat that leads this hand",
+        )
+        waiting = 1 if state.drawn is not None else 0
+        turns = dealt_woodpile - len(state.woodpile) - waiting
+        require(turns >= 0, "a drawn tile waits before any tile was drawn")
+        require(
+            state.to_act == (state.leader + turns) % players,
+            "to_act is not the seat whose turn it is",
+        )
+        if state.drawn is not None:
+            # [TU-6] a drawn tile waits only for a choice of two or more
+            require(
+                len(_drawn_options(state, state.drawn)) >= 2,
+                "a drawn tile waits without a choice to make",
+            )
 
 
 register(TiuU())

@@ -50,6 +50,20 @@ Decisions where RULES.md leaves a case open (each has a test):
 * Settlement is computed from the totals so far at any moment (the seed notes that
   paying after each hand gives the same result); hands carry no settlement of their
   own, payment being made once, at the end of the session.
+* A hand's ``end`` is always ``ALL_TILES_PLACED`` ``[TD-7]``.
+
+What a reachable hand state is (``check_hand_state``; everything else is refused):
+
+* Every seat was dealt ``k`` tiles and the tiles aside are the rest, in ascending order
+  ``[TD-2]``. Each turn uses exactly one tile, from the leader on in seat order, so with
+  ``n`` tiles played and discarded so far the seat to act is ``(leader + n) % players``
+  and each seat holds ``k`` less the turns it has taken ``[TD-7]``.
+* Nothing is discarded before the lead, and the open half is ``None`` exactly until the
+  lead ``[TD-4]``. The played tiles form a chain: the lead leaves either half open, each
+  later tile has a half equal to the open half and leaves its other half; the open half
+  is one the chain can leave ``[TD-5]``.
+* Who led is not checked against the deal (that would need the seed's deal; a sealed
+  token is what guards a well-formed forged position).
 """
 
 from __future__ import annotations
@@ -57,20 +71,24 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from . import rng
 from .base import (
     Event,
     EventKind,
+    HandEnd,
     HandResult,
     Match,
     Move,
     MoveKind,
     Ruleset,
+    held_tiles,
     next_seat,
     option,
     replace_at,
 )
+from .checks import check_length, check_sorted, require
 from .registry import register
 from .tiles import Tile, chinese_set, double_n, hand_pips, remove_tile
 
@@ -182,6 +200,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
     )
     options_type = TsairDengOptions
     hand_state_type = TsairDengHandState
+    hand_ends = frozenset({HandEnd.ALL_TILES_PLACED})
     min_players = 2
     low_wins = True  # [TD-10] fewest total points wins
 
@@ -195,12 +214,11 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(
-        self, match: Match[TsairDengOptions, object], hand_number: int
+    def deal_from(
+        self, match: Match[TsairDengOptions, Any], hand_number: int, order: tuple[Tile, ...]
     ) -> tuple[TsairDengHandState, tuple[Event, ...]]:
         players, options = match.players, match.options
         size = HAND_SIZES[options.tile_set][players]
-        order = rng.shuffled(match.seed, f"deal/{hand_number}/0", self.full_set(options))
         hands = tuple(tuple(sorted(order[s * size : (s + 1) * size])) for s in range(players))
         # [TD-2] with 3 players the tiles left over are not used
         unused = tuple(sorted(order[players * size :]))
@@ -215,7 +233,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
             else:
                 # [TD-3] a seat drawn at random
                 leader = rng.Stream(match.seed, f"lead/{hand_number}").below(players)
-        hand = TsairDengHandState(
+        state = TsairDengHandState(
             hands=hands,
             discards=((),) * players,
             played=(),
@@ -225,28 +243,23 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
             unused=unused,
         )
         events = (Event(EventKind.DEAL, count=size), Event(EventKind.LEADER, seat=leader))
-        return hand, events
+        return state, events
 
     # ---- play --------------------------------------------------------------------
 
-    def hand_to_act(self, hand: TsairDengHandState) -> int:
-        return hand.to_act
-
-    def hand_tiles(self, hand: TsairDengHandState, seat: int) -> tuple[Tile, ...]:
-        return hand.hands[seat]
-
-    def stock(self, hand: TsairDengHandState) -> int:
+    def stock(self, state: TsairDengHandState) -> int:
         return 0  # no drawing
 
-    def all_tiles(self, hand: TsairDengHandState) -> tuple[Tile, ...]:
-        return sum(hand.hands, ()) + sum(hand.discards, ()) + hand.played + hand.unused
+    def all_tiles(self, state: TsairDengHandState) -> tuple[Tile, ...]:
+        discarded = tuple(tile for tiles in state.discards for tile in tiles)
+        return held_tiles(state) + discarded + state.played + state.unused
 
     def hand_legal_moves(
-        self, hand: TsairDengHandState, options: TsairDengOptions
+        self, state: TsairDengHandState, options: TsairDengOptions
     ) -> tuple[Move, ...]:
-        seat = hand.to_act
-        distinct = sorted(set(hand.hands[seat]))
-        if hand.open_pip is None:
+        seat = state.to_act
+        distinct = sorted(set(state.hands[seat]))
+        if state.open_pip is None:
             # [TD-4] the leader plays any tile and names the half left open
             moves: list[Move] = []
             for tile in distinct:
@@ -255,7 +268,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
                     moves.append(Move(seat, MoveKind.PLAY, tile, open_pip=tile.low))
             return tuple(moves)
         # [TD-5] play a tile with a half equal to the open half, or discard any tile
-        open_pip = hand.open_pip
+        open_pip = state.open_pip
         plays = [Move(seat, MoveKind.PLAY, t) for t in distinct if t.has(open_pip)]
         if plays and options.must_play_if_able:
             return tuple(plays)
@@ -264,42 +277,44 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
     def hand_apply(
         self, match: Match[TsairDengOptions, TsairDengHandState], move: Move
     ) -> tuple[TsairDengHandState, tuple[Event, ...]]:
-        hand, seat = match.hand_state, move.seat
+        state, seat = match.hand_state, move.seat
         assert move.tile is not None
-        tiles = remove_tile(hand.hands[seat], move.tile)
+        tiles = remove_tile(state.hands[seat], move.tile)
         if move.kind is MoveKind.PLAY:
-            if hand.open_pip is None:
+            if state.open_pip is None:
                 assert move.open_pip is not None
                 open_pip = move.open_pip  # [TD-4] the lead names it
             else:
                 # [TD-5] the other half becomes the open half; a double keeps it
-                open_pip = move.tile.other(hand.open_pip)
+                open_pip = move.tile.other(state.open_pip)
             event = Event(EventKind.PLAY, seat=seat, tile=move.tile, open_pip=open_pip)
             # [TD-6] the tile goes on the serpentine (place_of(len(played)))
-            hand = dataclasses.replace(hand, played=(*hand.played, move.tile), open_pip=open_pip)
+            state = dataclasses.replace(state, played=(*state.played, move.tile), open_pip=open_pip)
         else:  # DISCARD [TD-5] face down: only the discarder sees the tile
             event = Event(EventKind.DISCARD, seat=seat, tile=move.tile, private_to=seat)
-            discards = hand.discards[seat] + (move.tile,)
-            hand = dataclasses.replace(hand, discards=replace_at(hand.discards, seat, discards))
-        hand = dataclasses.replace(
-            hand, hands=replace_at(hand.hands, seat, tiles), to_act=next_seat(seat, match.players)
+            discards = state.discards[seat] + (move.tile,)
+            state = dataclasses.replace(state, discards=replace_at(state.discards, seat, discards))
+        state = dataclasses.replace(
+            state,
+            hands=replace_at(state.hands, seat, tiles),
+            to_act=next_seat(seat, match.players),
         )
-        return hand, (event,)
+        return state, (event,)
 
-    def hand_over(self, hand: TsairDengHandState) -> bool:
+    def hand_over(self, state: TsairDengHandState) -> bool:
         # [TD-7] every player has played or discarded all their tiles
-        return not any(hand.hands)
+        return not any(state.hands)
 
     # ---- scoring -----------------------------------------------------------------
 
     def score_hand(self, match: Match[TsairDengOptions, TsairDengHandState]) -> HandResult:
-        hand, players = match.hand_state, match.players
+        state, players = match.hand_state, match.players
         # [TD-8] a hand scores the pips of its discards
-        counts = tuple(hand_pips(d) for d in hand.discards)
-        if any(not d for d in hand.discards):
+        counts = tuple(hand_pips(d) for d in state.discards)
+        if any(not d for d in state.discards):
             # [TD-8] someone discarded nothing: every other score is doubled
             points = tuple(
-                0 if not d else 2 * c for d, c in zip(hand.discards, counts, strict=False)
+                0 if not d else 2 * c for d, c in zip(state.discards, counts, strict=False)
             )
         else:
             points = counts
@@ -311,11 +326,14 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         def rank(seat: int) -> tuple[int, int, int, int]:
             # [TD-9] fewest points; then fewer discards; then the lower match total
             # before this hand; then first in turn order from this hand's leader
-            turn = (seat - hand.leader) % players
-            return (points[seat], len(hand.discards[seat]), before[seat], turn)
+            turn = (seat - state.leader) % players
+            return (points[seat], len(state.discards[seat]), before[seat], turn)
 
         winner = min(range(players), key=rank)
-        return HandResult(counts=counts, points=points, winners=(winner,))
+        # [TD-7] the hand ends when every tile is played or discarded
+        return HandResult(
+            counts=counts, points=points, winners=(winner,), end=HandEnd.ALL_TILES_PLACED
+        )
 
     def match_over(self, match: Match[TsairDengOptions, TsairDengHandState]) -> bool:
         options = match.options
@@ -332,22 +350,59 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
     def table(
         self, match: Match[TsairDengOptions, TsairDengHandState], seat: int | None
     ) -> TsairDengTable:
-        hand = match.hand_state
+        state = match.hand_state
         tops: list[Tile | None] = [None] * PLACES
         depths = [0] * PLACES
-        for number, tile in enumerate(hand.played, start=1):
+        for number, tile in enumerate(state.played, start=1):
             # [TD-6] a later tile covers the one below it: only the top shows
             place = place_of(number)
             tops[place] = tile
             depths[place] += 1
         return TsairDengTable(
             places=tuple(Place(top, depth) for top, depth in zip(tops, depths, strict=False)),
-            open_pip=hand.open_pip,
-            played=len(hand.played),
-            discards=hand.discards[seat] if seat is not None else (),
-            discard_counts=tuple(len(d) for d in hand.discards),
-            leader=hand.leader,
+            open_pip=state.open_pip,
+            played=len(state.played),
+            discards=state.discards[seat] if seat is not None else (),
+            discard_counts=tuple(len(d) for d in state.discards),
+            leader=state.leader,
         )
+
+    # ---- the check of a state from outside ------------------------------------------
+
+    def check_hand_state(self, match: Match[TsairDengOptions, TsairDengHandState]) -> None:
+        state, options, players = match.hand_state, match.options, match.players
+        size = HAND_SIZES[options.tile_set][players]
+        # [TD-2] k tiles dealt to each seat; the rest lie aside, in ascending order
+        check_length(state.discards, players, players, "discards")
+        for seat, tiles in enumerate(state.discards):
+            check_length(tiles, 0, size, f"seat {seat}'s discards")
+        check_length(state.played, 0, size * players, "the played tiles")
+        aside = len(self.full_set(options)) - size * players
+        check_length(state.unused, aside, aside, "the tiles aside")
+        check_sorted(state.unused, "the tiles aside")
+        # [TD-7] one tile a turn, from the leader on in seat order
+        turns = len(state.played) + sum(len(tiles) for tiles in state.discards)
+        require(turns <= size * players, "more turns than tiles dealt")
+        for seat, tiles in enumerate(state.hands):
+            offset = (seat - state.leader) % players
+            taken = max(0, (turns - offset + players - 1) // players)
+            require(len(tiles) == size - taken, f"seat {seat} holds the wrong number of tiles")
+        require(
+            state.to_act == (state.leader + turns) % players,
+            "to_act is not the seat whose turn it is",
+        )
+        if not state.played:
+            # [TD-4] the lead is a PLAY: nothing before it, and no open half yet
+            require(turns == 0, "a discard before the lead")
+            require(state.open_pip is None, "an open half before the lead")
+            return
+        # [TD-4] [TD-5] the chain of open halves from the lead on
+        lead = state.played[0]
+        possible = {lead.high, lead.low}
+        for tile in state.played[1:]:
+            possible = {tile.other(pip) for pip in possible if tile.has(pip)}
+            require(bool(possible), "a played tile does not match the open half")
+        require(state.open_pip in possible, "the open half is not one the played tiles leave")
 
 
 register(TsairDeng())

@@ -1,0 +1,767 @@
+"""The framework every ruleset shares: its hooks, the deal, moves and their errors, how a
+hand ended, and the complete check of a state from outside (``check_match``).
+
+Random matches of every ruleset are played here too: every state met passes
+``check_match``; states changed one field at a time (forged) raise
+:class:`InvalidStateError` and nothing else, or pass and then let every rule run without
+an error other than :class:`RulesError`; and no error message names a tile the request
+did not name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import re
+import types
+import typing
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from domino_rules import rules
+from domino_rules.rules import (
+    End,
+    Event,
+    EventKind,
+    GameOverError,
+    HandEnd,
+    HandResult,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidStateError,
+    Match,
+    Move,
+    MoveError,
+    MoveKind,
+    NotYourTurnError,
+    RulesError,
+    Ruleset,
+    Status,
+    Tile,
+    rng,
+)
+from domino_rules.rules.base import MAX_EVENTS, MAX_HANDS
+from domino_rules.rules.one_arm_joe import OneArmJoeHandState
+from domino_rules.rules.throw_up import ThrowUpHandState
+from domino_rules.rules.tiu_u import TiuUHandState
+from domino_rules.rules.tsair_deng import TsairDengHandState
+
+from .positions import dealt
+
+RULESETS = [r.id for r in rules.all_rulesets()]
+#: Values tried for integer options (every bool and enum value is tried at random).
+INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
+    "one_arm_joe": {"set_max_pip": (6, 6, 9, 18), "target_score": (0, 0, 25)},
+    "tsair_deng": {"hands": (1, 2), "target_score": (0, 0, 40)},
+    "tiu_u": {"hands": (1, 2)},
+    "throw_up": {"hands_per_player": (1,)},
+}
+#: Random matches per ruleset, with check_match after every move.
+MATCHES = 200
+
+
+def random_options(ruleset: Ruleset[Any, Any], chooser: random.Random) -> Any:
+    values: dict[str, Any] = {}
+    for spec in ruleset.option_specs():
+        if spec.type == "int":
+            values[spec.name] = chooser.choice(
+                INT_VALUES[ruleset.id].get(spec.name, (spec.default,))
+            )
+        elif spec.type == "bool":
+            values[spec.name] = chooser.random() < 0.5
+        else:
+            values[spec.name] = chooser.choice(spec.allowed)
+    return ruleset.make_options(values)
+
+
+def random_match(
+    ruleset: Ruleset[Any, Any], seed: str, chooser: random.Random
+) -> Iterator[Match[Any, Any]]:
+    """Every state of one random match, from the deal to MATCH_OVER."""
+    options = random_options(ruleset, chooser)
+    low, high = ruleset.player_range(options)
+    match = ruleset.new_match(options, chooser.randint(low, min(high, 6)), seed)
+    yield match
+    while match.status is not Status.MATCH_OVER:
+        match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
+        yield match
+
+
+def sample_states(ruleset_id: str, matches: int, rate: float = 0.1) -> list[Match[Any, Any]]:
+    """States met in random matches: deals, mid-hand, hands over, matches over."""
+    ruleset = rules.get(ruleset_id)
+    chooser = random.Random(f"sample-{ruleset_id}")
+    found: list[Match[Any, Any]] = []
+    for n in range(matches):
+        for match in random_match(ruleset, f"sample-{n}", chooser):
+            if match.status is not Status.IN_PROGRESS or chooser.random() < rate:
+                found.append(match)
+    return found
+
+
+# --------------------------------------------------------------------------- hooks
+
+
+def test_every_game_implements_the_abstract_hooks_and_shares_the_rest() -> None:
+    """The framework owns what is the same in every game; each ruleset only its hooks."""
+    assert Ruleset.__abstractmethods__ == {
+        "all_tiles",
+        "check_hand_state",
+        "deal_from",
+        "full_set",
+        "hand_apply",
+        "hand_legal_moves",
+        "hand_over",
+        "match_over",
+        "max_players",
+        "score_hand",
+        "stock",
+        "table",
+    }
+
+    class Half(Ruleset[Any, Any]):
+        def full_set(self, options: Any) -> tuple[Tile, ...]:
+            return ()
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half()  # type: ignore[abstract]
+    for ruleset in rules.all_rulesets():
+        kind = type(ruleset)
+        for shared in ("deal", "hand_to_act", "hand_tiles", "apply", "check_match"):
+            assert getattr(kind, shared) is getattr(Ruleset, shared), (ruleset.id, shared)
+        assert ruleset.hand_ends <= set(HandEnd)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_deal_is_the_documented_shuffle_then_deal_from(ruleset_id: str) -> None:
+    """``deal`` = the set shuffled with ``deal/<hand>/<attempt>``, then ``deal_from``."""
+    ruleset = rules.get(ruleset_id)
+    options = ruleset.make_options({})
+    for n in range(5):
+        seed = f"deal-{n}"
+        match = ruleset.new_match(options, 3, seed)
+        redeals = sum(1 for e in match.last_events if e.kind is EventKind.REDEAL)
+        order = rng.shuffled(seed, f"deal/1/{redeals}", ruleset.full_set(options))
+        again = dealt(ruleset, 3, order, options=options, seed=seed)
+        assert again.hand_state == match.hand_state
+        assert [e for e in match.last_events if e.kind is not EventKind.REDEAL] == list(
+            again.last_events
+        )
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def test_move_repr_is_code_that_rebuilds_it_and_its_text_parses_back() -> None:
+    namespace = {"Move": Move, "MoveKind": MoveKind, "Tile": Tile, "End": End}
+    seen = 0
+    for ruleset_id in RULESETS:
+        chooser = random.Random(ruleset_id)
+        for match in random_match(rules.get(ruleset_id), "repr", chooser):
+            for move in rules.get(ruleset_id).legal_moves(match):
+                assert eval(repr(move), namespace) == move
+                assert Move.parse(str(move)) == move
+                seen += 1
+    assert seen > 100
+    move = Move(2, MoveKind.CAPTURE_DRAWN, Tile(4, 2), target=Tile(5, 1))
+    assert repr(move) == "Move(2, MoveKind.CAPTURE_DRAWN, Tile(4, 2), target=Tile(5, 1))"
+    lead = Move(1, MoveKind.PLAY, Tile(6, 4), open_pip=4)
+    assert repr(lead) == "Move(1, MoveKind.PLAY, Tile(6, 4), open_pip=4)"
+    assert eval(repr(Tile(0, 0)), namespace) == Tile(0, 0)
+
+
+def test_the_error_tree() -> None:
+    assert issubclass(InvalidMoveError, MoveError) and issubclass(IllegalMoveError, MoveError)
+    assert not issubclass(InvalidMoveError, IllegalMoveError)
+    assert not issubclass(IllegalMoveError, InvalidMoveError)
+    assert issubclass(InvalidStateError, RulesError) and not issubclass(
+        InvalidStateError, MoveError
+    )
+    assert issubclass(RulesError, ValueError)
+    assert {"InvalidMoveError", "InvalidStateError", "HandEnd"} <= set(rules.__all__)
+
+
+MALFORMED = [
+    Move(0, MoveKind.DRAW, Tile(6, 4)),  # DRAW names no tile
+    Move(0, MoveKind.PASS, target=Tile(6, 4)),
+    Move(0, MoveKind.NEXT_HAND, Tile(1, 1)),
+    Move(0, MoveKind.PLAY),  # PLAY needs a tile
+    Move(0, MoveKind.DISCARD),
+    Move(0, MoveKind.PILE),
+    Move(0, MoveKind.CAPTURE, Tile(4, 2)),  # CAPTURE needs a target
+    Move(0, MoveKind.CAPTURE_DRAWN, target=Tile(4, 2)),
+    Move(0, MoveKind.PLAY, Tile(6, 4), target=Tile(5, 1)),
+    Move(0, MoveKind.DISCARD, Tile(6, 4), end=End.LEFT),  # only PLAY has an end
+    Move(0, MoveKind.PILE, Tile(6, 4), open_pip=4),  # only PLAY names an open pip
+    Move(0, MoveKind.PLAY, Tile(6, 4), open_pip=19),  # not a pip
+    Move(0, MoveKind.PLAY, Tile(6, 4), open_pip=-1),
+    Move(-1, MoveKind.PASS),  # a seat is never negative
+    Move(True, MoveKind.PASS),  # a seat is an int, never a bool
+    Move(0, "PASS"),  # type: ignore[arg-type]
+    Move(0, MoveKind.PLAY, (6, 4)),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize("move", MALFORMED, ids=repr)
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_malformed_move_is_invalid_not_illegal(ruleset_id: str, move: Move) -> None:
+    """A move whose fields do not fit its kind raises InvalidMoveError, before any other
+    check (the seat to act, the match being over) and whatever the state."""
+    ruleset = rules.get(ruleset_id)
+    match = ruleset.new_match(ruleset.make_options({}), 2, "malformed")
+    before = repr(match)
+    with pytest.raises(InvalidMoveError, match="is malformed"):
+        move.check()
+    with pytest.raises(InvalidMoveError):
+        ruleset.apply(match, move)
+    assert repr(match) == before
+    over = dataclasses.replace(match, status=Status.MATCH_OVER)
+    with pytest.raises(InvalidMoveError):
+        ruleset.apply(over, move)
+
+
+def test_well_formed_moves_that_are_not_legal_are_illegal() -> None:
+    ruleset = rules.get("one_arm_joe")
+    match = ruleset.new_match(ruleset.make_options({}), 2, "illegal")
+    seat = ruleset.to_act(match)
+    assert seat is not None
+    for move in (
+        Move(seat, MoveKind.DRAW),
+        Move(seat, MoveKind.CAPTURE, Tile(4, 2), Tile(5, 1)),  # well formed, not this game's
+        Move(seat, MoveKind.PLAY, Tile(18, 18)),  # a tile of no double-six set
+    ):
+        move.check()
+        with pytest.raises(IllegalMoveError, match="legal moves are PLAY moves"):
+            ruleset.apply(match, move)
+    with pytest.raises(NotYourTurnError):
+        ruleset.apply(match, Move(1 - seat, MoveKind.DRAW))
+    with pytest.raises(NotYourTurnError):
+        ruleset.apply(match, Move(99, MoveKind.DRAW))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "0",
+        "x PLAY [6-4]",
+        "0 JUMP",
+        "0 play [6-4]",
+        "0 PLAY [6-4] [5-5]",  # two tiles
+        "0 PLAY [6-4] LEFT RIGHT",
+        "0 PLAY [9-x]",
+        "0 PLAY [19-1]",
+        "0 PLAY [6-4] open=x",
+        "0 PLAY [6-4] open=19",
+        "0 DRAW [6-4]",
+        "-1 PASS",
+        "0 CAPTURE [4-2]",
+    ],
+)
+def test_move_parse_refuses_text_that_is_not_a_well_formed_move(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        Move.parse(text)
+    with pytest.raises(ValueError):  # still a ValueError, as every rules error is
+        Move.parse(text)
+
+
+# --------------------------------------------------------------------------- check_match
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_state_of_random_matches_passes_check_match(ruleset_id: str) -> None:
+    """Every state play reaches passes: the checks refuse no real game."""
+    ruleset = rules.get(ruleset_id)
+    chooser = random.Random(f"check-{ruleset_id}")
+    states = 0
+    ends: set[HandEnd] = set()
+    for n in range(MATCHES):
+        for match in random_match(ruleset, f"check-{ruleset_id}-{n}", chooser):
+            ruleset.check_match(match)
+            states += 1
+        ends |= {result.end for result in match.history}
+    assert states > MATCHES * 10
+    assert ends == ruleset.hand_ends  # every way a hand ends was met, and no other
+
+
+def _forgeries(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> Iterator[tuple[str, Any]]:
+    """(what, forged match) pairs that no play reaches: each must be refused."""
+    state, players = match.hand_state, match.players
+    replace = dataclasses.replace
+
+    def with_state(**fields: Any) -> Match[Any, Any]:
+        return replace(match, hand_state=replace(state, **fields))
+
+    big = 2**63 - 1
+    value: Any  # each loop below tries values of every type
+    in_set = set(ruleset.full_set(match.options))
+    every_tile = [Tile.from_code(code) for code in range(190)]
+    stranger = next((t for t in every_tile if t not in in_set), None)
+    yield "a string", "not a match"
+    yield "players one more", replace(match, players=players + 1)
+    yield "players huge", replace(match, players=big)
+    yield "players a bool", replace(match, players=True)
+    yield "players None", replace(match, players=None)
+    yield "options None", replace(match, options=None)
+    yield "another ruleset's options", replace(match, options=object())
+    for spec in ruleset.option_specs():
+        if spec.type == "int":
+            for value in (-1, big, -big, "3", True, None):
+                yield (
+                    f"option {spec.name}={value!r}",
+                    replace(match, options=_set_field(match.options, spec.name, value)),
+                )
+            if spec.maximum is not None:
+                yield (
+                    f"option {spec.name} past its maximum",
+                    replace(match, options=_set_field(match.options, spec.name, spec.maximum + 1)),
+                )
+        else:
+            for value in (None, 1, "x"):
+                yield (
+                    f"option {spec.name}={value!r}",
+                    replace(match, options=_set_field(match.options, spec.name, value)),
+                )
+    for seed in ("", "x" * 129, "\ud800", None, 7):
+        yield f"seed {seed!r:.20}", replace(match, seed=seed)
+    for number in (0, -1, MAX_HANDS + 1, big, match.hand_number + 1, None):
+        yield f"hand_number {number}", replace(match, hand_number=number)
+    yield "status None", replace(match, status=None)
+    other = {
+        Status.IN_PROGRESS: Status.HAND_OVER,
+        Status.HAND_OVER: Status.MATCH_OVER,
+        Status.MATCH_OVER: Status.HAND_OVER,
+    }
+    yield "another status", replace(match, status=other[match.status])
+    yield "history None", replace(match, history=None)
+    yield "history one more", replace(match, history=(*match.history, _any_result(players)))
+    if match.history:
+        last = match.history[-1]
+        yield "history one less", replace(match, history=match.history[:-1])
+        for name, value in (
+            ("counts", (*last.counts, 0)),
+            ("points", last.points[:-1]),
+            ("points", (big,) * players),
+            ("points", (-1,) * players),
+            ("winners", ()),
+            ("winners", (players,)),
+            ("winners", (0, 0)),
+            ("settlement", (1,) * (players + 1)),
+            ("end", None),
+            ("counts", None),
+        ):
+            forged = replace(last, **{name: value})
+            yield (
+                f"last result {name}={value!r:.20}",
+                replace(match, history=(*match.history[:-1], forged)),
+            )
+        if len(HandEnd) > len(ruleset.hand_ends):
+            alien = next(e for e in HandEnd if e not in ruleset.hand_ends)
+            forged = replace(last, end=alien)
+            yield (
+                "an end the ruleset has not",
+                replace(match, history=(*match.history[:-1], forged)),
+            )
+    event = Event(EventKind.DICE, seat=0, dice=(1, 2, 3))
+    yield "too many events", replace(match, last_events=(event,) * (MAX_EVENTS + 1))
+    for name, value in (
+        ("seat", players),
+        ("seat", -1),
+        ("target", stranger),
+        ("dice", (1, 2, 3, 4)),
+        ("dice", (0, 1, 1)),
+        ("dice", (7, 1, 1)),
+        ("tile", stranger),
+        ("tiles", (stranger,)),
+        ("tiles", ruleset.full_set(match.options) * 2),
+        ("open_pip", 19),
+        ("count", big),
+        ("points", -big),
+        ("seats", (players,)),
+        ("seats", tuple(range(players)) * 2),
+        ("scores", (big,)),
+        ("hidden", True),
+        ("private_to", players),
+        ("kind", None),
+        ("dice", None),
+    ):
+        if name in ("tile", "target") and value is None:
+            continue  # every tile is in the set (double-eighteen)
+        forged_event = replace(event, **{name: value})
+        yield f"event {name}={value!r:.20}", replace(match, last_events=(forged_event,))
+    yield "a tuple of no events", replace(match, last_events=(None,))
+    # the hand state
+    yield "hand state None", replace(match, hand_state=None)
+    yield "hands one more", with_state(hands=(*state.hands, ()))
+    yield "hands one less", with_state(hands=state.hands[:-1])
+    yield "hands None", with_state(hands=None)
+    for seat, tiles in enumerate(state.hands):
+        if tiles:
+            yield (
+                "a hand tile None",
+                with_state(hands=_replace_at(state.hands, seat, (None, *tiles[1:]))),
+            )
+            yield (
+                "a tile outside the set",
+                with_state(
+                    hands=_replace_at(state.hands, seat, tuple(sorted((Tile(18, 17), *tiles[1:]))))
+                ),
+            )
+            yield (
+                "a tile twice",
+                with_state(hands=_replace_at(state.hands, seat, tuple(sorted((tiles[0], *tiles))))),
+            )
+            yield "a tile fewer", with_state(hands=_replace_at(state.hands, seat, tiles[1:]))
+            if len(set(tiles)) > 1:
+                yield (
+                    "a hand out of order",
+                    with_state(hands=_replace_at(state.hands, seat, tuple(reversed(tiles)))),
+                )
+            break
+    for name in ("to_act", "leader"):
+        for value in (players, -1, big, None, "0"):
+            yield f"{name}={value!r}", with_state(**{name: value})
+    yield from _ruleset_forgeries(ruleset, match)
+
+
+def _set_field(value: Any, name: str, new: Any) -> Any:
+    """A copy of a frozen dataclass with one field set to anything (no checks run)."""
+    copy = dataclasses.replace(value)
+    object.__setattr__(copy, name, new)
+    return copy
+
+
+def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _any_result(players: int) -> HandResult:
+    return HandResult((0,) * players, (0,) * players, (0,), HandEnd.BLOCKED)
+
+
+def _ruleset_forgeries(
+    ruleset: Ruleset[Any, Any], match: Match[Any, Any]
+) -> Iterator[tuple[str, Any]]:
+    """Forgeries of each ruleset's own fields, and of the invariants its docstring names."""
+    state, replace = match.hand_state, dataclasses.replace
+
+    def with_state(**fields: Any) -> Match[Any, Any]:
+        return replace(match, hand_state=replace(state, **fields))
+
+    if isinstance(state, OneArmJoeHandState):
+        yield "boneyard of 200 tiles", with_state(boneyard=(Tile(1, 0),) * 200)
+        yield "open end outside the set", with_state(open_end=19)
+        yield (
+            "open end None mid-hand" if state.line else "open end before the lead",
+            (with_state(open_end=None if state.line else 6)),
+        )
+        yield "dominoed by nobody out", with_state(dominoed=(state.to_act + 1) % match.players)
+        yield "dominoed huge", with_state(dominoed=2**63 - 1)
+        if not state.line:
+            other = (state.leader + 1) % match.players
+            yield (
+                "the lead by a seat without the highest double",
+                with_state(leader=other, to_act=other),
+            )
+        yield "a line twice as long", with_state(line=state.line * 2 + (Tile(0, 0),))
+    elif isinstance(state, TsairDengHandState):
+        yield "discards one more seat", with_state(discards=(*state.discards, ()))
+        yield "the wrong seat to act", with_state(to_act=(state.to_act + 1) % match.players)
+        yield "an open half of 19", with_state(open_pip=19)
+        yield "open half None", with_state(open_pip=None)
+        if state.unused:
+            moved = tuple(sorted(state.hands[0] + state.unused))
+            yield (
+                "unused tiles moved to a hand",
+                with_state(unused=(), hands=_replace_at(state.hands, 0, moved)),
+            )
+        yield "played twice as long", with_state(played=state.played * 2 + (Tile(6, 6),))
+    elif isinstance(state, TiuUHandState):
+        yield "the wrong seat to act", with_state(to_act=(state.to_act + 1) % match.players)
+        yield "the wrong leader", with_state(leader=(state.leader + 1) % match.players)
+        yield "catches one fewer", with_state(catches=state.catches[:-1])
+        yield "a lake out of order", with_state(lake=(*reversed(state.lake), Tile(1, 1)))
+        yield "a pile of a tile outside the set", with_state(piles=(Tile(0, 0),))
+        if state.woodpile:
+            yield (
+                "a drawn tile with no choice",
+                with_state(drawn=state.woodpile[0], woodpile=state.woodpile[1:]),
+            )
+        if state.woodpile:
+            yield "woodpile of 200", with_state(woodpile=state.woodpile * 200)
+    elif isinstance(state, ThrowUpHandState):
+        for dice in ((), (1, 2), (1, 2, 3, 4), (1, 2, 3) * 8, (0, 1, 2), (6, 6, 7), (1, 2, None)):
+            yield f"dice {dice}", with_state(dice=dice)
+        yield "pegs one more", with_state(pegs=(*state.pegs, 0))
+        yield "pegs that do not add up", with_state(pegs=(state.pegs[0] + 1, *state.pegs[1:]))
+        yield "round 0", with_state(round=0)
+        yield "round huge", with_state(round=2**63 - 1)
+        yield "idle rounds 3", with_state(idle_rounds=3)
+        yield "idle rounds -1", with_state(idle_rounds=-1)
+        yield "laid None", with_state(laid_this_round=None)
+        if state.line:
+            first = state.line[0]
+            yield (
+                "a laid tile with wrong halves",
+                with_state(line=(replace(first, left=first.right + 7), *state.line[1:])),
+            )
+            yield (
+                "a laid tile of pip 99",
+                with_state(line=(replace(first, left=99, right=99), *state.line[1:])),
+            )
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_forged_states_raise_invalid_state_error(ruleset_id: str) -> None:
+    """Each forgery of a reachable state raises InvalidStateError, never another error."""
+    ruleset = rules.get(ruleset_id)
+    tried = 0
+    for match in sample_states(ruleset_id, 6, rate=0.05):
+        for what, forged in _forgeries(ruleset, match):
+            try:
+                ruleset.check_match(forged)
+            except InvalidStateError:
+                tried += 1
+            else:
+                pytest.fail(f"{what} ({match.status.value}): not refused")
+    assert tried > 200
+
+
+# ---- random forgeries: refused, or harmless
+
+EDGE_INTS = (-(2**63), -(2**31), -1, 0, 1, 2, 3, 6, 7, 18, 19, 24, 255, 2**31, 2**63 - 1)
+
+
+def _paths(value: Any, hint: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every (path, type hint) below ``value``: dataclass fields and tuple items."""
+    yield path, hint
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        if value is not None:
+            (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
+            yield from _paths(value, inner, path)
+    elif origin is tuple:
+        item = typing.get_args(hint)[0]
+        for i, x in enumerate(value):
+            yield from _paths(x, item, (*path, i))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type | Tile):
+        own = typing.get_type_hints(type(value))
+        for f in dataclasses.fields(value):
+            yield from _paths(getattr(value, f.name), own[f.name], (*path, f.name))
+
+
+def _get(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step] if isinstance(step, int) else getattr(value, step)
+    return value
+
+
+def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    if not path:
+        return new
+    step, rest = path[0], path[1:]
+    if isinstance(step, int):
+        return _replace_at(value, step, _set(value[step], rest, new))
+    return _set_field(value, step, _set(getattr(value, step), rest, new))
+
+
+def _forge(old: Any, hint: Any, chooser: random.Random) -> Any:
+    """A value chosen to hurt: mostly of the declared type, sometimes not."""
+    if chooser.random() < 0.08:
+        return chooser.choice((None, "x", 1.5, (), True))
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
+        if old is not None and chooser.random() < 0.4:
+            return None
+        return _forge(old, inner, chooser)
+    if hint is bool:
+        return not old if isinstance(old, bool) else chooser.random() < 0.5
+    if hint is int:
+        return chooser.choice((*EDGE_INTS, chooser.randint(-50, 50)))
+    if hint is str:
+        return chooser.choice(("", "x" * 5000, "\u202e\U0001f600", "one_arm_joe", "\ud800"))
+    if hint is Tile:
+        return Tile.from_code(chooser.randrange(190))
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return chooser.choice(list(hint))
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        items = list(old or ())
+        how = chooser.randrange(6)
+        if how == 0 and items:
+            del items[chooser.randrange(len(items))]
+        elif how == 1 and items:
+            items.append(items[chooser.randrange(len(items))])
+        elif how == 2:
+            return ()
+        elif how == 3 and items:
+            return tuple(items * chooser.choice((8, 24, 200)))
+        elif how == 4 and item in (int, Tile):
+            make: Callable[[], Any] = (
+                (lambda: Tile.from_code(chooser.randrange(190)))
+                if item is Tile
+                else (lambda: chooser.randint(1, 6))
+            )
+            return tuple(make() for _ in range(chooser.choice((4, 24, 64))))
+        elif items:
+            i = chooser.randrange(len(items))
+            items[i] = _forge(items[i], item, chooser)
+        return tuple(items)
+    return old  # a nested dataclass: forged through its own fields
+
+
+def _match_paths(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> list[Any]:
+    hints = dict(typing.get_type_hints(Match))
+    hints["options"] = ruleset.options_type
+    hints["hand_state"] = ruleset.hand_state_type
+    return [
+        pair
+        for f in dataclasses.fields(Match)
+        for pair in _paths(getattr(match, f.name), hints[f.name], (f.name,))
+    ]
+
+
+def exercise(ruleset: Ruleset[Any, Any], match: Match[Any, Any], chooser: random.Random) -> None:
+    """Every rule on a state that passed check_match: nothing but RulesError may come out,
+    and a legal move must apply."""
+    legal = ruleset.legal_moves(match)
+    for seat in (*range(match.players), None):
+        ruleset.view(match, seat)
+    ruleset.score(match)
+    ruleset.to_act(match)
+    for move in legal:
+        ruleset.apply(match, move)
+    for move in _bad_moves(ruleset, match, chooser, 4):
+        if move not in legal:
+            with pytest.raises(RulesError):
+                ruleset.apply(match, move)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_random_forgeries_are_refused_or_harmless(ruleset_id: str) -> None:
+    """One field at a time set to anything: check_match raises InvalidStateError (and
+    nothing else), or the state is one every rule handles."""
+    ruleset = rules.get(ruleset_id)
+    chooser = random.Random(f"forge-{ruleset_id}")
+    states = sample_states(ruleset_id, 8, rate=0.05)
+    outcomes = {"refused": 0, "passed": 0}
+    for _ in range(600):
+        match = chooser.choice(states)
+        path, hint = chooser.choice(_match_paths(ruleset, match))
+        forged = _set(match, path, _forge(_get(match, path), hint, chooser))
+        try:
+            ruleset.check_match(forged)
+        except InvalidStateError:
+            outcomes["refused"] += 1
+            continue
+        outcomes["passed"] += 1
+        exercise(ruleset, forged, chooser)
+    assert outcomes["refused"] > 300 and outcomes["passed"] > 10, outcomes
+
+
+def test_throw_up_with_24_dice_is_refused_before_any_rule_runs() -> None:
+    """[THR-4] a throw is three dice: 24 would make the qualifying totals cost 2**24 sums."""
+    ruleset = rules.get("throw_up")
+    match = ruleset.new_match(ruleset.make_options({}), 2, "dice")
+    forged = dataclasses.replace(
+        match, hand_state=dataclasses.replace(match.hand_state, dice=(1, 2, 3) * 8)
+    )
+    with pytest.raises(InvalidStateError, match="dice"):
+        ruleset.check_match(forged)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_match_ends_at_max_hands(ruleset_id: str) -> None:
+    """Framework decision: a match ends after hand MAX_HANDS at the latest, so that every
+    state play reaches passes check_match."""
+    ruleset = rules.get(ruleset_id)
+    chooser = random.Random(ruleset_id)
+    options = random_options(ruleset, chooser)
+    match = ruleset.new_match(options, 2, "last hand")
+    match = dataclasses.replace(match, hand_number=MAX_HANDS)
+    while match.status is Status.IN_PROGRESS:
+        match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
+    assert match.status is Status.MATCH_OVER
+
+
+# --------------------------------------------------------------------------- messages
+
+_TILE_TEXT = re.compile(r"\[(\d+)-(\d+)\]|Tile\((\d+), (\d+)\)")
+
+
+def named_tiles(message: str) -> set[Tile]:
+    """Every tile a message names, as ``[6-4]`` or ``Tile(6, 4)``."""
+    found = set()
+    for match in _TILE_TEXT.finditer(message):
+        high, low = (int(g) for g in match.groups() if g is not None)
+        found.add(Tile.of(high, low))
+    return found
+
+
+def _bad_moves(
+    ruleset: Ruleset[Any, Any], match: Match[Any, Any], chooser: random.Random, count: int
+) -> list[Move]:
+    """Out-of-turn, illegal and malformed moves for ``match``."""
+    full = ruleset.full_set(match.options)
+    legal = ruleset.legal_moves(match)
+    moves: list[Move] = []
+    for move in legal[:2]:
+        moves.append(dataclasses.replace(move, seat=(move.seat + 1) % match.players))
+        moves.append(dataclasses.replace(move, seat=move.seat + match.players))
+    seat = ruleset.to_act(match) or 0
+    for _ in range(count):
+        kind = chooser.choice(list(MoveKind))
+        tile = chooser.choice(full)
+        target = chooser.choice(full)
+        moves.append(
+            Move(
+                seat,
+                kind,
+                tile if chooser.random() < 0.8 else None,
+                target if chooser.random() < 0.4 else None,
+                chooser.choice((None, End.LEFT, End.RIGHT)),
+                chooser.choice((None, None, 0, 6, 19, -1)),
+            )
+        )
+    moves.append(Move(-1, MoveKind.PASS))
+    moves.append(Move(seat, MoveKind.DRAW, chooser.choice(full)))
+    return moves
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_error_messages_name_no_tile_but_the_moves_own(ruleset_id: str) -> None:
+    """Messages end up in logs and before other people: a rejected move's message names
+    the move's own tile and target, and no other tile (no hand, no legal move's tile)."""
+    ruleset = rules.get(ruleset_id)
+    chooser = random.Random(f"messages-{ruleset_id}")
+    kinds: dict[type, int] = {}
+    for match in sample_states(ruleset_id, 10, rate=0.3):
+        legal = ruleset.legal_moves(match)
+        for move in _bad_moves(ruleset, match, chooser, 6):
+            if move in legal:
+                continue
+            with pytest.raises(MoveError) as caught:
+                ruleset.apply(match, move)
+            message = str(caught.value)
+            own = {t for t in (move.tile, move.target) if t is not None}
+            assert named_tiles(message) <= own, message
+            kinds[type(caught.value)] = kinds.get(type(caught.value), 0) + 1
+    assert set(kinds) == {InvalidMoveError, NotYourTurnError, IllegalMoveError, GameOverError}
+
+
+def test_illegal_move_message_names_the_kinds_not_the_tiles() -> None:
+    """ILLEGAL_MOVE says what the request named and the kinds of the legal moves."""
+    ruleset = rules.get("tsair_deng")
+    match = ruleset.new_match(ruleset.make_options({}), 2, "message")
+    seat = ruleset.to_act(match)
+    assert seat is not None
+    hand = set(match.hand_state.hands[seat])
+    stranger = next(t for t in ruleset.full_set(match.options) if t not in hand)
+    move = Move(seat, MoveKind.PLAY, stranger, open_pip=stranger.high)
+    with pytest.raises(IllegalMoveError) as caught:
+        ruleset.apply(match, move)
+    assert str(caught.value) == f"{move} is not legal: seat {seat}'s legal moves are PLAY moves"
