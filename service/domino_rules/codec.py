@@ -18,11 +18,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import re
 import types
 import typing
 from typing import Any
 
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 
 from .internal import state_pb2
 from .rules import (
@@ -36,13 +37,19 @@ from .rules import (
     Status,
     Tile,
     View,
+    registry,
 )
 from .rules.errors import OptionsError
 from .v1 import domino_rules_pb2 as pb
 
 __all__ = [
+    "NOT_IN_MESSAGES",
+    "ContractError",
+    "Game",
     "StateDecodeError",
+    "decode_game",
     "decode_match",
+    "encode_game",
     "encode_match",
     "event_to_pb",
     "fill",
@@ -51,6 +58,9 @@ __all__ = [
     "options_from_pb",
     "ruleset_to_pb",
     "score_to_pb",
+    "status_to_pb",
+    "tile_from_pb",
+    "tile_to_pb",
     "view_to_pb",
 ]
 
@@ -62,25 +72,60 @@ class StateDecodeError(ValueError):
 # =========================================================================== public
 
 
-def fill(message: Message, value: Any) -> Message:
-    """Copy a dataclass into ``message`` field by field (by name); ``None`` stays unset."""
-    fields = message.DESCRIPTOR.fields_by_name
-    for f in dataclasses.fields(value):
-        item = getattr(value, f.name)
-        if item is None or f.name not in fields:
+#: Core fields that deliberately have no message field (with the reason).
+NOT_IN_MESSAGES: frozenset[tuple[str, str]] = frozenset(
+    {
+        # who may see an event's tiles: events are redacted with Event.for_seat first
+        ("Event", "private_to"),
+        # the ruleset's part of a view goes to the ruleset's own table message
+        ("View", "table"),
+    }
+)
+
+
+class ContractError(TypeError):
+    """A core dataclass has a field its message lacks: the proto and the core disagree."""
+
+
+@functools.cache
+def _field_map(message_type: Any, cls: type) -> tuple[tuple[str, Any], ...]:
+    """``(field name, message field descriptor)`` for every field of ``cls`` that is
+    copied into ``message_type``; a field with no message field is an error."""
+    by_name = message_type.fields_by_name
+    out = []
+    for f in dataclasses.fields(cls):
+        if (cls.__name__, f.name) in NOT_IN_MESSAGES:
             continue
-        desc = fields[f.name]
+        if f.name not in by_name:
+            raise ContractError(
+                f"{cls.__name__}.{f.name} has no field in {message_type.full_name}; "
+                "add it to the proto or to codec.NOT_IN_MESSAGES"
+            )
+        out.append((f.name, by_name[f.name]))
+    return tuple(out)
+
+
+def fill(message: Message, value: Any) -> Message:
+    """Copy a dataclass into ``message`` field by field (by name); ``None`` stays unset.
+
+    Every field of the dataclass must have a message field of the same name (or be listed
+    in :data:`NOT_IN_MESSAGES`), else :class:`ContractError`.
+    """
+    for name, desc in _field_map(message.DESCRIPTOR, value.__class__):
+        item = getattr(value, name)
+        if item is None:
+            continue
         if desc.is_repeated:
-            target = getattr(message, f.name)
+            target = getattr(message, name)
             for x in item:
                 if desc.message_type is not None:
                     fill(target.add(), x)
                 else:
                     target.append(_scalar(desc, x))
         elif desc.message_type is not None:
-            fill(getattr(message, f.name), item)
+            fill(getattr(message, name), item)
         else:
-            setattr(message, f.name, _scalar(desc, item))
+            setattr(message, name, _scalar(desc, item))
     return message
 
 
@@ -211,11 +256,57 @@ def score_to_pb(score: Score) -> pb.GetScoreResponse:
             points=result.points,
             winners=result.winners,
             settlement=result.settlement,
+            end=pb.HandEnd.Value(result.end.name),
         )
     return message
 
 
 # =========================================================================== private
+
+#: The most moves a game may hold: a token's version counts them (uint32 on the wire).
+MAX_VERSION = 2**31 - 1
+_GAME_ID = re.compile(r"[0-9a-f]{24}")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Game:
+    """A decoded token: the ruleset, the match, and the envelope around it."""
+
+    ruleset: Ruleset[Any, Any]
+    match: Match[Any, Any]
+    game_id: str
+    version: int
+
+
+def encode_game(game: Game) -> bytes:
+    """The private state of a game, serialized (the payload a token seals)."""
+    state = state_pb2.GameState(
+        ruleset=game.ruleset.id,
+        game_id=game.game_id,
+        version=game.version,
+        match=encode_match(game.ruleset, game.match),
+    )
+    return state.SerializeToString(deterministic=True)
+
+
+def decode_game(payload: bytes) -> Game:
+    """A game from a token's payload, checked completely before any rule may run.
+
+    Raises :class:`StateDecodeError` for bytes that are not a state, and the rules'
+    :class:`~domino_rules.rules.errors.RulesError` for a state no game could reach.
+    """
+    try:
+        state = state_pb2.GameState.FromString(payload)
+    except DecodeError as exc:
+        raise StateDecodeError(f"the state does not parse: {exc}") from None
+    if not 0 <= state.version <= MAX_VERSION:
+        raise StateDecodeError(f"version {state.version} is out of range")
+    if not _GAME_ID.fullmatch(state.game_id):
+        raise StateDecodeError("the game id is not 24 hex digits")
+    ruleset = registry.get(state.ruleset)
+    match = decode_match(ruleset, state.match)
+    ruleset.check_match(match)
+    return Game(ruleset, match, state.game_id, state.version)
 
 
 def encode_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> state_pb2.Values:
@@ -228,8 +319,9 @@ def decode_match(ruleset: Ruleset[Any, Any], values: state_pb2.Values) -> Match[
         return _decode(wrapper, _match_hints(ruleset))  # type: ignore[no-any-return]
     except StateDecodeError:
         raise
-    except (ValueError, TypeError, IndexError, KeyError) as exc:
-        raise StateDecodeError(f"the state does not decode: {exc}") from None
+    except (ValueError, TypeError, IndexError, KeyError, OverflowError):
+        # the message could echo the token's bytes: say only that it does not decode
+        raise StateDecodeError("the state does not decode as a game of its ruleset") from None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -46,6 +46,8 @@ _RULES_ERRORS: tuple[tuple[type[rules_errors.RulesError], int, str], ...] = (
     (rules_errors.GameOverError, code_pb2.FAILED_PRECONDITION, "GAME_OVER"),
     (rules_errors.NotYourTurnError, code_pb2.FAILED_PRECONDITION, "NOT_YOUR_TURN"),
     (rules_errors.IllegalMoveError, code_pb2.FAILED_PRECONDITION, "ILLEGAL_MOVE"),
+    (rules_errors.InvalidMoveError, code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+    (rules_errors.InvalidStateError, code_pb2.INVALID_ARGUMENT, "BAD_STATE_TOKEN"),
 )
 
 

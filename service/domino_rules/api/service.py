@@ -10,38 +10,27 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from google.protobuf.message import DecodeError
 from google.rpc import code_pb2
 
 from .. import codec, rules
-from ..internal import state_pb2
-from ..rules import Match, Ruleset, Status, rng
+from ..codec import Game
+from ..rules import Status, rng
 from ..rules.errors import RulesError
 from ..tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
 from .errors import ApiError, from_rules_error
 
-__all__ = ["Game", "RulesService"]
+__all__ = ["Game", "RulesService", "new_seed"]
 
 log = logging.getLogger(__name__)
 
 MAX_SEED_CHARS = 128
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Game:
-    """A decoded token: the ruleset, the match, and the envelope around it."""
-
-    ruleset: Ruleset[Any, Any]
-    match: Match[Any, Any]
-    game_id: str
-    version: int
 
 
 class RulesService:
@@ -60,7 +49,7 @@ class RulesService:
     def NewGame(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
         ruleset = _rules(lambda: rules.get(request.ruleset))
         options = _rules(lambda: codec.options_from_pb(ruleset, request.options))
-        seed = _check_seed(request.seed) if request.HasField("seed") else rng.new_seed()
+        seed = _check_seed(request.seed) if request.HasField("seed") else new_seed()
         match = _rules(lambda: ruleset.new_match(options, request.players, seed))
         game_id = hashlib.sha256(
             f"{ruleset.id}\x00{request.players}\x00{options!r}\x00{seed}".encode()
@@ -139,13 +128,8 @@ class RulesService:
     # ------------------------------------------------------------------ tokens
 
     def encode(self, game: Game) -> bytes:
-        state = state_pb2.GameState(
-            ruleset=game.ruleset.id,
-            game_id=game.game_id,
-            version=game.version,
-            match=codec.encode_match(game.ruleset, game.match),
-        )
-        return self.tokens.seal(state.SerializeToString(deterministic=True))
+        """The token of a game: its private state, sealed when keys are configured."""
+        return self.tokens.seal(codec.encode_game(game))
 
     def decode(self, token: bytes) -> Game:
         """Open and check a token; every failure is ``BAD_STATE_TOKEN``."""
@@ -154,19 +138,13 @@ class RulesService:
                 "BAD_STATE_TOKEN", "state is required: send the token you were given"
             )
         try:
-            payload = self.tokens.open(token)
-        except TokenError as exc:
+            return codec.decode_game(self.tokens.open(token))
+        except (TokenError, codec.StateDecodeError) as exc:
             raise ApiError.invalid("BAD_STATE_TOKEN", str(exc)) from None
-        try:
-            state = state_pb2.GameState.FromString(payload)
-            ruleset = rules.get(state.ruleset)
-            match = codec.decode_match(ruleset, state.match)
-            _check_match(ruleset, match)
-        except (DecodeError, RulesError, ValueError) as exc:
+        except RulesError as exc:
             raise ApiError.invalid(
                 "BAD_STATE_TOKEN", f"the state token does not hold a valid game: {exc}"
             ) from None
-        return Game(ruleset, match, state.game_id, state.version)
 
     @staticmethod
     def _seat(game: Game, seat: int, what: str = "seat") -> int:
@@ -176,6 +154,11 @@ class RulesService:
                 f"{what} {seat} is not at this table: seats are 0 to {game.match.players - 1}",
             )
         return seat
+
+
+def new_seed() -> str:
+    """A server-chosen seed: 128 bits from :mod:`secrets`, as 32 hex digits."""
+    return secrets.token_hex(16)
 
 
 def _rules(call: Callable[[], T]) -> T:
@@ -197,19 +180,3 @@ def _check_seed(seed: str) -> str:
     if any(unicodedata.category(c).startswith("C") for c in seed):
         raise ApiError.invalid("BAD_SEED", "seed must not contain control characters")
     return seed
-
-
-def _check_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
-    """Reject a decoded state that no sequence of moves could produce the shape of."""
-    low, high = ruleset.player_range(match.options)
-    if not low <= match.players <= high:
-        raise ValueError(f"{match.players} players")
-    if match.hand_number < 1 or any(len(h.points) != match.players for h in match.history):
-        raise ValueError("hand records do not fit the table")
-    if (match.status is Status.IN_PROGRESS) == (len(match.history) == match.hand_number):
-        raise ValueError("status does not fit the hands played")
-    if sorted(ruleset.all_tiles(match.hand_state)) != sorted(ruleset.full_set(match.options)):
-        raise ValueError("the tiles are not one set")
-    to_act = ruleset.to_act(match)
-    if to_act is not None and not 0 <= to_act < match.players:
-        raise ValueError("no such seat to act")
