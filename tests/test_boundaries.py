@@ -101,15 +101,13 @@ def test_transports_do_not_reach_into_the_rules_core(module: str) -> None:
 
 def test_only_the_codec_knows_both_rules_and_messages() -> None:
     for path in sorted(PACKAGE.rglob("*.py")):
-        if "_pb2" in path.name or path.parent.name in {"v1", "internal"}:
+        if "_pb2" in path.name or path.parent.name == "v1":
             continue
         modules = {name for _, name in _imports(path)}
         knows_rules = path.is_relative_to(RULES) or any(
             m == "rules" or m.startswith("rules.") for m in modules
         )
-        knows_messages = any(
-            m in {"v1", "internal"} or m.startswith(("v1.", "internal.")) for m in modules
-        )
+        knows_messages = any(m == "v1" or m.startswith("v1.") for m in modules)
         if knows_rules and knows_messages:
             assert path.name in {"codec.py", "service.py"}, path.relative_to(PACKAGE)
 
@@ -118,7 +116,7 @@ def _public_modules() -> list[str]:
     names = []
     for info in pkgutil.walk_packages([str(PACKAGE)], prefix="domino_rules."):
         last = info.name.rsplit(".", 1)[-1]
-        if last.startswith("_") or "_pb2" in last or ".v1" in info.name or ".internal" in info.name:
+        if last.startswith("_") or "_pb2" in last or ".v1" in info.name:
             continue
         names.append(info.name)
     return sorted(names)

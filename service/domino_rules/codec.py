@@ -5,10 +5,8 @@ Two kinds of conversion live here:
 * **Public messages** (``domino_rules.v1``): options, moves, events, views and scores.
   Core dataclasses map to messages *by field name*, so a ruleset's table dataclass and
   its ``*Table`` message only have to agree on names; ``None`` leaves a field unset.
-* **The private state** (``domino_rules.internal``): a :class:`~domino_rules.rules.Match`
-  becomes a tree of ``Value`` messages, field by field in declaration order, driven by
-  the dataclasses' type hints. Tiles are one byte each (:attr:`Tile.code`), enums are the
-  member's position (enums are append-only), so states stay compact.
+* **The private state**: the envelope of a token's payload (:class:`Game`), packed by
+  :mod:`domino_rules.packing` and checked by the rules' ``check_match`` on the way in.
 
 Decoding a state never trusts its input: any mismatch raises :class:`StateDecodeError`.
 """
@@ -18,14 +16,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import re
-import types
 import typing
 from typing import Any
 
-from google.protobuf.message import DecodeError, Message
+from google.protobuf.message import Message
 
-from .internal import state_pb2
+from . import packing
 from .rules import (
     End,
     Event,
@@ -37,7 +33,6 @@ from .rules import (
     Status,
     Tile,
     View,
-    registry,
 )
 from .rules.errors import OptionsError
 from .v1 import domino_rules_pb2 as pb
@@ -48,9 +43,7 @@ __all__ = [
     "Game",
     "StateDecodeError",
     "decode_game",
-    "decode_match",
     "encode_game",
-    "encode_match",
     "event_to_pb",
     "fill",
     "move_from_pb",
@@ -265,7 +258,6 @@ def score_to_pb(score: Score) -> pb.GetScoreResponse:
 
 #: The most moves a game may hold: a token's version counts them (uint32 on the wire).
 MAX_VERSION = 2**31 - 1
-_GAME_ID = re.compile(r"[0-9a-f]{24}")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -279,172 +271,25 @@ class Game:
 
 
 def encode_game(game: Game) -> bytes:
-    """The private state of a game, serialized (the payload a token seals)."""
-    state = state_pb2.GameState(
-        ruleset=game.ruleset.id,
-        game_id=game.game_id,
-        version=game.version,
-        match=encode_match(game.ruleset, game.match),
-    )
-    return state.SerializeToString(deterministic=True)
+    """The private state of a game, packed (the payload a token seals)."""
+    try:
+        return packing.pack(game.ruleset, game.match, game.game_id, game.version)
+    except packing.PackError as exc:
+        raise StateDecodeError(str(exc)) from None
 
 
 def decode_game(payload: bytes) -> Game:
     """A game from a token's payload, checked completely before any rule may run.
 
-    Raises :class:`StateDecodeError` for bytes that are not a state, and the rules'
-    :class:`~domino_rules.rules.errors.RulesError` for a state no game could reach.
+    Raises :class:`StateDecodeError` for bytes that are not a state of this service's
+    layout, and the rules' :class:`~domino_rules.rules.errors.RulesError` for a state no
+    game could reach.
     """
     try:
-        state = state_pb2.GameState.FromString(payload)
-    except DecodeError as exc:
-        raise StateDecodeError(f"the state does not parse: {exc}") from None
-    if not 0 <= state.version <= MAX_VERSION:
-        raise StateDecodeError(f"version {state.version} is out of range")
-    if not _GAME_ID.fullmatch(state.game_id):
-        raise StateDecodeError("the game id is not 24 hex digits")
-    ruleset = registry.get(state.ruleset)
-    match = decode_match(ruleset, state.match)
-    ruleset.check_match(match)
-    return Game(ruleset, match, state.game_id, state.version)
-
-
-def encode_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> state_pb2.Values:
-    return _encode(match, _match_hints(ruleset)).list
-
-
-def decode_match(ruleset: Ruleset[Any, Any], values: state_pb2.Values) -> Match[Any, Any]:
-    wrapper = state_pb2.Value(list=values)
-    try:
-        return _decode(wrapper, _match_hints(ruleset))  # type: ignore[no-any-return]
-    except StateDecodeError:
-        raise
-    except (ValueError, TypeError, IndexError, KeyError, OverflowError):
-        # the message could echo the token's bytes: say only that it does not decode
-        raise StateDecodeError("the state does not decode as a game of its ruleset") from None
-
-
-@dataclasses.dataclass(frozen=True)
-class _MatchOf:
-    """``Match`` with its type parameters bound to one ruleset's types."""
-
-    ruleset_id: str
-    options: type
-    hand_state: type
-
-
-@functools.cache
-def _match_hints_for(options: type, hand_state: type) -> dict[str, Any]:
-    hints = dict(typing.get_type_hints(Match))
-    hints["options"] = options
-    hints["hand_state"] = hand_state
-    return hints
-
-
-def _match_hints(ruleset: Ruleset[Any, Any]) -> _MatchOf:
-    return _MatchOf(ruleset.id, ruleset.options_type, ruleset.hand_state_type)
-
-
-@functools.cache
-def _hints(cls: type) -> tuple[tuple[str, Any], ...]:
-    hints = typing.get_type_hints(cls)
-    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
-
-
-@functools.cache
-def _members(cls: type[enum.Enum]) -> tuple[enum.Enum, ...]:
-    return tuple(cls)
-
-
-def _fields_of(hint: Any) -> tuple[type, tuple[tuple[str, Any], ...]]:
-    if isinstance(hint, _MatchOf):
-        hints = _match_hints_for(hint.options, hint.hand_state)
-        return Match, tuple((f.name, hints[f.name]) for f in dataclasses.fields(Match))
-    return hint, _hints(hint)
-
-
-def _encode(value: Any, hint: Any) -> state_pb2.Value:
-    out = state_pb2.Value()
-    if value is None:
-        out.none = True
-        return out
-    origin = typing.get_origin(hint)
-    if hint is Tile:
-        out.tiles = bytes((value.code,))
-    elif hint is bool:
-        out.flag = value
-    elif hint is int:
-        out.number = value
-    elif hint is str:
-        out.text = value
-    elif origin is types.UnionType or origin is typing.Union:
-        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
-        return _encode(value, inner)
-    elif origin is tuple:
-        item = typing.get_args(hint)[0]
-        if item is Tile:
-            out.tiles = bytes(t.code for t in value)
-        elif item is int:
-            out.numbers.SetInParent()
-            out.numbers.items.extend(value)
-        else:
-            out.list.SetInParent()
-            out.list.items.extend(_encode(x, item) for x in value)
-    elif isinstance(hint, type) and issubclass(hint, enum.Enum):
-        out.number = _members(hint).index(value)
-    else:
-        _cls, fields = _fields_of(hint)
-        out.list.SetInParent()
-        out.list.items.extend(_encode(getattr(value, name), h) for name, h in fields)
-    return out
-
-
-def _expect(value: state_pb2.Value, kind: str) -> None:
-    found = value.WhichOneof("kind")
-    if found != kind:
-        raise StateDecodeError(f"expected {kind}, found {found}")
-
-
-def _decode(value: state_pb2.Value, hint: Any) -> Any:
-    origin = typing.get_origin(hint)
-    if origin is types.UnionType or origin is typing.Union:
-        if value.WhichOneof("kind") == "none":
-            return None
-        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
-        return _decode(value, inner)
-    if hint is Tile:
-        _expect(value, "tiles")
-        if len(value.tiles) != 1:
-            raise StateDecodeError("expected one tile")
-        return Tile.from_code(value.tiles[0])
-    if hint is bool:
-        _expect(value, "flag")
-        return value.flag
-    if hint is int:
-        _expect(value, "number")
-        return value.number
-    if hint is str:
-        _expect(value, "text")
-        return value.text
-    if origin is tuple:
-        item = typing.get_args(hint)[0]
-        if item is Tile:
-            _expect(value, "tiles")
-            return tuple(Tile.from_code(c) for c in value.tiles)
-        if item is int:
-            _expect(value, "numbers")
-            return tuple(value.numbers.items)
-        _expect(value, "list")
-        return tuple(_decode(x, item) for x in value.list.items)
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        _expect(value, "number")
-        members = _members(hint)
-        if not 0 <= value.number < len(members):
-            raise StateDecodeError(f"{hint.__name__} has no member {value.number}")
-        return members[value.number]
-    cls, fields = _fields_of(hint)
-    _expect(value, "list")
-    items = value.list.items
-    if len(items) != len(fields):
-        raise StateDecodeError(f"{cls.__name__} has {len(fields)} fields, found {len(items)}")
-    return cls(**{name: _decode(v, h) for (name, h), v in zip(fields, items, strict=False)})
+        packed = packing.unpack(payload)
+    except packing.PackError as exc:
+        raise StateDecodeError(str(exc)) from None
+    if packed.version > MAX_VERSION:
+        raise StateDecodeError(f"version {packed.version} is out of range")
+    packed.ruleset.check_match(packed.match)
+    return Game(packed.ruleset, packed.match, packed.game_id, packed.version)

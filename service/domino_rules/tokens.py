@@ -2,16 +2,20 @@
 
 Layout (all tokens)::
 
-    byte 0        format version (1)
+    byte 0        format version (2; format 1 is refused, see below)
     byte 1        n, the length of the key id; 0 = unsealed
     bytes 2..2+n  key id (ASCII)
     rest          unsealed: payload ‖ first 8 bytes of SHA-256(header ‖ payload)
                   sealed:   nonce (12 bytes) ‖ AES-256-GCM(payload), header as associated data
 
-The payload is the serialized private state. An unsealed token's checksum catches
-garbled or truncated tokens, but anyone can read or forge it; a sealed token can be
-neither read nor changed without the key. Keys come as a ring: the first key seals,
-every key opens, so keys rotate without breaking games in flight.
+The payload is the packed private state (:mod:`domino_rules.packing`). Format 1 tokens
+(a protobuf value tree, before the packed layout) are refused with a message that names
+the format, so a client knows to start a new game rather than retry.
+
+An unsealed token's checksum catches garbled or truncated tokens, but anyone can read
+or forge it; a sealed token can be neither read nor changed without the key. Keys come
+as a ring: the first key seals, every key opens, so keys rotate without breaking games
+in flight.
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ from dataclasses import dataclass
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-__all__ = ["FORMAT_VERSION", "KeyRing", "TokenCodec", "TokenError"]
+__all__ = ["FORMAT_VERSION", "RETIRED_FORMATS", "KeyRing", "TokenCodec", "TokenError"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Formats this service once wrote and no longer reads.
+RETIRED_FORMATS = frozenset({1})
 _CHECK = 8
 _NONCE = 12
 _TAG = 16
@@ -117,6 +123,11 @@ class TokenCodec:
             )
         if len(token) < 2:
             raise TokenError("the state token is truncated (no header)")
+        if token[0] in RETIRED_FORMATS:
+            raise TokenError(
+                f"the state token is of format {token[0]}, which this service no longer reads "
+                f"(it reads format {FORMAT_VERSION}): start a new game"
+            )
         if token[0] != FORMAT_VERSION:
             raise TokenError(
                 f"unknown state token format {token[0]} (this service reads {FORMAT_VERSION})"
