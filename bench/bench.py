@@ -52,12 +52,17 @@ from google.protobuf import json_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from domino_rules import __version__, codec, rules
-from domino_rules.api.service import Game, RulesService
-from domino_rules.rules import Match, Move, Ruleset, Status
+from domino_rules.api import RulesService
+from domino_rules.codec import Game
+from domino_rules.rules import Event, Move
 from domino_rules.settings import Settings
 from domino_rules.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
+
+# the random playout the tests use (tests/support/playout.py), from the repository root
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support.playout import AnyMatch, AnyRuleset, Rules, Step, hand_over, play_out
 
 DEFAULT_SECONDS = 5.0
 QUICK_SECONDS = 1.0
@@ -73,9 +78,6 @@ SERVER_STOP_TIMEOUT = 20.0
 HOST = "127.0.0.1"
 GAME_ID = "0" * 24  # as long as a real game id (24 hex digits)
 KIB = 1024
-
-AnyRuleset = Ruleset[Any, Any]
-AnyMatch = Match[Any, Any]
 
 
 def log(message: str) -> None:
@@ -176,44 +178,51 @@ def players_for(ruleset: AnyRuleset, options: Any) -> int:
     return min(max(PLAYERS, low), high)
 
 
-@dataclass
-class PlayTotals:
-    """Running counts and timings of the random matches played so far."""
+class TimedRules:
+    """A ruleset whose ``legal_moves`` and ``apply`` add up the time they take, and count
+    the random matches played with it so far."""
 
-    matches: int = 0
-    moves: int = 0
-    legal_s: float = 0.0
-    apply_s: float = 0.0
+    def __init__(self, ruleset: AnyRuleset) -> None:
+        self.ruleset = ruleset
+        self.matches = 0
+        self.moves = 0
+        self.legal_s = 0.0
+        self.apply_s = 0.0
+
+    def legal_moves(self, match: AnyMatch, /) -> tuple[Move, ...]:
+        start = time.perf_counter()
+        legal = self.ruleset.legal_moves(match)
+        self.legal_s += time.perf_counter() - start
+        return legal
+
+    def apply(self, match: AnyMatch, move: Move, /) -> tuple[AnyMatch, tuple[Event, ...]]:
+        start = time.perf_counter()
+        after = self.ruleset.apply(match, move)
+        self.apply_s += time.perf_counter() - start
+        self.moves += 1
+        return after
 
 
 def play_match(
-    ruleset: AnyRuleset, options: Any, players: int, index: int, totals: PlayTotals
-) -> None:
-    """Play one seeded random match to its end, adding its counts and timings to ``totals``."""
-    chooser = random.Random(index)
+    ruleset: AnyRuleset,
+    options: Any,
+    players: int,
+    index: int,
+    *,
+    timed: Rules | None = None,
+    observe: Callable[[Step], None] | None = None,
+) -> AnyMatch:
+    """Play the seeded random match ``index`` to its end: seed ``bench/<ruleset>/<index>``,
+    moves drawn by ``random.Random(index)``, through ``timed`` if given. Returns the last
+    state."""
     match = ruleset.new_match(options, players, f"bench/{ruleset.id}/{index}")
-    clock = time.perf_counter
-    while True:
-        t0 = clock()
-        legal = ruleset.legal_moves(match)
-        t1 = clock()
-        totals.legal_s += t1 - t0
-        if not legal:
-            break
-        match, _ = ruleset.apply(match, chooser.choice(legal))
-        totals.apply_s += clock() - t1
-        totals.moves += 1
-    totals.matches += 1
+    return play_out(timed or ruleset, match, random.Random(index), observe=observe)
 
 
 def record_match(ruleset: AnyRuleset, options: Any, players: int, index: int) -> list[AnyMatch]:
     """Every state of the seeded match ``index``, from the deal to the end."""
-    chooser = random.Random(index)
-    match = ruleset.new_match(options, players, f"bench/{ruleset.id}/{index}")
-    states = [match]
-    while legal := ruleset.legal_moves(match):
-        match, _ = ruleset.apply(match, chooser.choice(legal))
-        states.append(match)
+    states = [ruleset.new_match(options, players, f"bench/{ruleset.id}/{index}")]
+    play_match(ruleset, options, players, index, observe=lambda step: states.append(step.after))
     return states
 
 
@@ -244,10 +253,11 @@ def measure_ruleset(ruleset: AnyRuleset, seconds: float) -> RulesetFigures:
     """Random matches for ``seconds``, then token round trips for ``seconds``."""
     options = ruleset.make_options({})
     players = players_for(ruleset, options)
-    play_match(ruleset, options, players, -1, PlayTotals())  # warm up
-    totals, start = PlayTotals(), time.perf_counter()
+    play_match(ruleset, options, players, -1)  # warm up
+    totals, start = TimedRules(ruleset), time.perf_counter()
     while totals.matches == 0 or time.perf_counter() - start < seconds:
-        play_match(ruleset, options, players, totals.matches, totals)
+        play_match(ruleset, options, players, totals.matches, timed=totals)
+        totals.matches += 1
     elapsed = time.perf_counter() - start
 
     games = games_of(ruleset, record_match(ruleset, options, players, 0))
@@ -264,8 +274,7 @@ def measure_ruleset(ruleset: AnyRuleset, seconds: float) -> RulesetFigures:
         moves_per_s=totals.moves / elapsed,
         moves_per_match=totals.moves / totals.matches,
         us_per_move=us_per_move,
-        # legal_moves runs once per move, and once more per match to find it over
-        legal_moves_us=totals.legal_s / (totals.moves + totals.matches) * 1e6,
+        legal_moves_us=totals.legal_s / totals.moves * 1e6,  # once per move
         apply_us=totals.apply_s / totals.moves * 1e6,
         token_round_trip_us=plain_us,
         sealed_round_trip_us=sealed_us,
@@ -280,14 +289,14 @@ def mid_hand(ruleset: AnyRuleset, players: int, seed: str) -> tuple[AnyMatch, li
 
     Returns the state, the moves that lead to it from the deal, and the hand's length.
     """
-    chooser = random.Random(seed)
     match = ruleset.new_match(ruleset.make_options({}), players, seed)
     states, moves = [match], []
-    while match.status is Status.IN_PROGRESS:
-        move = chooser.choice(ruleset.legal_moves(match))
-        match, _ = ruleset.apply(match, move)
-        states.append(match)
-        moves.append(move)
+
+    def keep(step: Step) -> None:
+        states.append(step.after)
+        moves.append(step.move)
+
+    play_out(ruleset, match, random.Random(seed), until=hand_over, observe=keep)
     middle = len(moves) // 2
     return states[middle], moves[:middle], len(moves)
 

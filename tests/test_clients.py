@@ -14,19 +14,17 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
+import yaml
 
-import domino_rules.api
-import domino_rules.rest
 from domino_rules import rules
 from domino_rules.settings import Settings
+
+from .support.servers import Servers
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"
@@ -48,16 +46,10 @@ def client_module() -> ModuleType:
     return _load(CLIENTS / "python" / "domino_rules_client.py", "domino_rules_client")
 
 
-@pytest.fixture(scope="module")
-def http_base() -> Iterator[str]:
-    app = domino_rules.rest.create_app(service=domino_rules.api.RulesService())
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+@pytest.fixture
+def http_base(servers: Servers) -> str:
+    """The REST gateway of the session's servers (tests/conftest.py)."""
+    return servers.http_base
 
 
 @pytest.fixture
@@ -256,12 +248,6 @@ def test_curl_script_starts_a_match_and_plays_a_move(http_base: str) -> None:
     assert '"line":[{' in result.stdout
 
 
-def test_browser_page_calls_the_rest_paths() -> None:
-    page = (CLIENTS / "browser" / "index.html").read_text()
-    assert "fetch(" in page and '"/v1/rulesets"' in page and '"/v1/games"' in page
-    assert "http://127.0.0.1:8080" in page
-
-
 # ------------------------------------------------------------------ packaging
 
 
@@ -332,40 +318,24 @@ def _yaml_files() -> list[Path]:
     return files
 
 
-def test_deploy_yaml_has_the_expected_structure() -> None:
-    """A standard-library check: every file names its apiVersion and kind at the top
-    level, indents with spaces, and the kustomization lists files that exist."""
-    kinds = {}
-    for path in _yaml_files():
-        text = path.read_text()
-        assert "\t" not in text, f"{path.name}: tabs"
-        top = dict(re.findall(r"^(apiVersion|kind):\s*(\S+)\s*$", text, re.M))
-        assert set(top) == {"apiVersion", "kind"}, path.name
-        kinds[path.name] = top["kind"]
-    assert kinds == {
+def test_deploy_yaml_parses_and_matches_the_cli_defaults() -> None:
+    """Each manifest is one document of the expected kind; the ports, probes, secret and
+    kustomization agree with each other and with the CLI's defaults."""
+    files = _yaml_files()
+    assert not [f.name for f in files if "\t" in f.read_text()], "tabs in a manifest"
+    docs = {path.name: list(yaml.safe_load_all(path.read_text())) for path in files}
+    assert all(len(d) == 1 for d in docs.values())
+    names = ("deployment.yaml", "service.yaml", "secret.example.yaml", "kustomization.yaml")
+    (deployment,), (service,), (secret,), (kustomization,) = (docs[n] for n in names)
+    assert all(doc["apiVersion"] for (doc,) in docs.values())
+    assert {name: doc["kind"] for name, (doc,) in docs.items()} == {
         "deployment.yaml": "Deployment",
         "service.yaml": "Service",
         "secret.example.yaml": "Secret",
         "kustomization.yaml": "Kustomization",
     }
-    kustomization = (KUBERNETES / "kustomization.yaml").read_text()
-    resources = re.findall(r"^\s+-\s+(\S+\.yaml)\s*$", kustomization, re.M)
-    assert resources == ["deployment.yaml", "service.yaml"]
-    assert all((KUBERNETES / r).is_file() for r in resources)
-    deployment = (KUBERNETES / "deployment.yaml").read_text()
-    assert re.search(r"containerPort: 50051\b", deployment)
-    assert re.search(r"containerPort: 8080\b", deployment)
-    assert "grpc:\n              port: 50051" in deployment
 
-
-def test_deploy_yaml_parses() -> None:
-    yaml = pytest.importorskip("yaml")
-    docs = {path.name: list(yaml.safe_load_all(path.read_text())) for path in _yaml_files()}
-    assert all(len(d) == 1 for d in docs.values())
-    names = ("deployment.yaml", "service.yaml", "secret.example.yaml", "kustomization.yaml")
-    (deployment,), (service,), (secret,), (kustomization,) = (docs[n] for n in names)
-
-    assert deployment["kind"] == "Deployment" and deployment["spec"]["replicas"] == 2
+    assert deployment["spec"]["replicas"] == 2
     pod = deployment["spec"]["template"]["spec"]
     labels = deployment["spec"]["template"]["metadata"]["labels"]
     assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
@@ -388,12 +358,13 @@ def test_deploy_yaml_parses() -> None:
     assert {p["name"]: p["port"] for p in service["spec"]["ports"]} == ports
     assert service["spec"]["selector"].items() <= labels.items()
     assert kustomization["resources"] == ["deployment.yaml", "service.yaml"]
+    assert all((KUBERNETES / r).is_file() for r in kustomization["resources"])
 
 
 def test_the_secret_placeholder_is_refused() -> None:
     """Applied unedited, the example must stop the service rather than run unsealed."""
     text = (KUBERNETES / "secret.example.yaml").read_text()
-    (value,) = re.findall(r'^\s+seal-keys:\s*"([^"]*)"', text, re.M)
+    value = yaml.safe_load(text)["stringData"]["seal-keys"]
     with pytest.raises(ValueError, match="DOMINO_RULES_SEAL_KEYS"):
         Settings.from_env({"DOMINO_RULES_SEAL_KEYS": value, "DOMINO_RULES_REQUIRE_SEALED": "1"})
     assert "domino-rules keygen" in text
@@ -403,5 +374,10 @@ def test_docs_name_the_commands_they_rely_on() -> None:
     deploy_readme = (ROOT / "deploy" / "README.md").read_text()
     assert "domino-rules keygen" in deploy_readme and "replicas" in deploy_readme
     clients_readme = (CLIENTS / "README.md").read_text()
-    for name in ("domino_rules_client.py", "example_play.py", "play.sh", "index.html"):
-        assert name in clients_readme
+    for path in (
+        "python/domino_rules_client.py",
+        "python/example_play.py",
+        "curl/play.sh",
+        "browser/index.html",
+    ):
+        assert (CLIENTS / path).is_file() and Path(path).name in clients_readme, path

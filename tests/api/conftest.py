@@ -1,47 +1,24 @@
-"""Real servers on 127.0.0.1, port 0: gRPC and the REST gateway, one of each per session."""
+"""The doors of the session's servers (``tests/conftest.py``): one client of each kind."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-
 import pytest
-from werkzeug.serving import make_server
 
-from domino_rules.api import RulesService
-from domino_rules.grpc_server import create_server
-from domino_rules.rest import create_app
-
-from .doors import GrpcDoor, RestDoor
+from ..support.servers import Servers
+from .doors import Door, GrpcDoor, RestDoor
 
 
 @pytest.fixture(scope="session")
-def grpc_port() -> Iterator[int]:
-    server, port = create_server("127.0.0.1:0", RulesService())
-    server.start()
-    yield port
-    server.stop(grace=None)
+def grpc_door(servers: Servers) -> GrpcDoor:
+    return GrpcDoor(servers.grpc_port)
 
 
 @pytest.fixture(scope="session")
-def http_base() -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, create_app(service=RulesService()), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.shutdown()
-
-
-@pytest.fixture(scope="session")
-def grpc_door(grpc_port: int) -> GrpcDoor:
-    return GrpcDoor(grpc_port)
-
-
-@pytest.fixture(scope="session")
-def rest_door(http_base: str) -> RestDoor:
-    return RestDoor(http_base)
+def rest_door(servers: Servers) -> RestDoor:
+    return RestDoor(servers.http_base)
 
 
 @pytest.fixture(params=["grpc", "rest"])
-def door(request: pytest.FixtureRequest) -> GrpcDoor | RestDoor:
-    return request.getfixturevalue(f"{request.param}_door")  # type: ignore[no-any-return]
+def door(request: pytest.FixtureRequest, grpc_door: GrpcDoor, rest_door: RestDoor) -> Door:
+    """Each test that takes ``door`` runs once through gRPC and once through REST."""
+    return grpc_door if request.param == "grpc" else rest_door

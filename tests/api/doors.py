@@ -1,8 +1,10 @@
-"""Two clients with one interface: gRPC and REST, each against a real server.
+"""Clients with one interface: gRPC and REST against a real server, and the service in
+process.
 
 ``door.call("NewGame", {...})`` sends a request written in proto3 JSON and returns the
-response as proto3 JSON (zero values printed), or raises :class:`CallError` with the
-gRPC code name, the ``ErrorInfo.reason`` and, for REST, the HTTP status.
+response as proto3 JSON (zero values printed); ``door.ask("NewGame", request)`` does the
+same with the messages themselves. Both raise :class:`CallError` with the gRPC code
+name, the ``ErrorInfo.reason`` and, for REST, the HTTP status.
 """
 
 from __future__ import annotations
@@ -11,18 +13,26 @@ import base64
 import json
 import urllib.error
 import urllib.request
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 from google.protobuf import json_format
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2
 from grpc_status import rpc_status
 
 from domino_rules import rest
+from domino_rules.api import ApiError, RulesService
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
+__all__ = ["JSON", "SERVICE", "CallError", "Door", "GrpcDoor", "LocalDoor", "RestDoor", "b64"]
+
+#: A request or an answer in proto3 JSON.
+JSON = dict[str, Any]
+
 SERVICE = pb.DESCRIPTOR.services_by_name["DominoRules"]
+TIMEOUT = 30.0
 
 
 class CallError(Exception):
@@ -33,8 +43,29 @@ class CallError(Exception):
         self.code, self.reason, self.message, self.http_status = code, reason, message, http_status
 
 
-def to_json(message: Any) -> dict[str, Any]:
-    return rest.to_json(message)
+class Door(Protocol):
+    """What every door offers the tests."""
+
+    @property
+    def name(self) -> str: ...
+
+    def call(self, method: str, body: JSON) -> JSON: ...
+
+    def ask(self, method: str, request: Message) -> Message: ...
+
+
+def request_of(method: str, body: JSON) -> Message:
+    """The request message of ``method``, parsed from proto3 JSON."""
+    request: Message = getattr(pb, SERVICE.methods_by_name[method].input_type.name)()
+    json_format.ParseDict(body, request)
+    return request
+
+
+def response_of(method: str, body: JSON) -> Message:
+    """The response message of ``method``, parsed from proto3 JSON."""
+    response: Message = getattr(pb, SERVICE.methods_by_name[method].output_type.name)()
+    json_format.ParseDict(body, response)
+    return response
 
 
 class GrpcDoor:
@@ -42,24 +73,24 @@ class GrpcDoor:
 
     def __init__(self, port: int) -> None:
         self.channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-        self.stub = pb_grpc.DominoRulesStub(self.channel)
+        self.stub: Any = pb_grpc.DominoRulesStub(self.channel)  # type: ignore[no-untyped-call]
 
-    def call(self, method: str, body: dict[str, Any]) -> dict[str, Any]:
-        request = getattr(pb, SERVICE.methods_by_name[method].input_type.name)()
-        json_format.ParseDict(body, request)
-        return self.call_message(method, request)
+    def call(self, method: str, body: JSON) -> JSON:
+        return rest.to_json(self.ask(method, request_of(method, body)))
 
-    def call_message(self, method: str, request: Any) -> dict[str, Any]:
+    def ask(self, method: str, request: Message) -> Message:
         try:
-            return to_json(getattr(self.stub, method)(request, timeout=30))
+            answer: Message = getattr(self.stub, method)(request, timeout=TIMEOUT)
+            return answer
         except grpc.RpcError as error:
+            assert isinstance(error, grpc.Call)
             status = rpc_status.from_call(error)
             reason = ""
             for detail in status.details if status else ():
                 info = error_details_pb2.ErrorInfo()
                 if detail.Unpack(info):
                     reason = info.reason
-            raise CallError(error.code().name, reason, error.details()) from None
+            raise CallError(error.code().name, reason, error.details() or "") from None
 
 
 class RestDoor:
@@ -69,7 +100,7 @@ class RestDoor:
         self.base = base
         self.routes = {name: (verb, path) for name, verb, path, _ in rest.routes()}
 
-    def call(self, method: str, body: dict[str, Any]) -> dict[str, Any]:
+    def call(self, method: str, body: JSON) -> JSON:
         verb, path = self.routes[method]
         data = None if verb == "GET" else json.dumps(body).encode()
         status, answer, _ = self.raw(verb, path, data)
@@ -83,17 +114,43 @@ class RestDoor:
             )
         return answer
 
-    def raw(self, verb: str, path: str, data: bytes | None, headers: dict[str, str] | None = None):
+    def ask(self, method: str, request: Message) -> Message:
+        return response_of(method, self.call(method, rest.to_json(request)))
+
+    def raw(
+        self, verb: str, path: str, data: bytes | None, headers: dict[str, str] | None = None
+    ) -> tuple[int, JSON, dict[str, str]]:
+        """One HTTP request: the status, the JSON body (``{}`` when empty), the headers."""
         request = urllib.request.Request(
             self.base + path, data=data, method=verb, headers=headers or {}
         )
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
                 body = response.read()
-                return response.status, json.loads(body) if body else {}, dict(response.headers)
+                status: int = response.status
+                headers_out = dict(response.headers)
         except urllib.error.HTTPError as error:
-            body = error.read()
-            return error.code, json.loads(body) if body else {}, dict(error.headers)
+            body, status, headers_out = error.read(), error.code, dict(error.headers)
+        return status, json.loads(body) if body else {}, headers_out
+
+
+class LocalDoor:
+    """The service in process: the same JSON in and out, no transport."""
+
+    name = "local"
+
+    def __init__(self, service: RulesService | None = None) -> None:
+        self.service = service or RulesService()
+
+    def call(self, method: str, body: JSON) -> JSON:
+        return rest.to_json(self.ask(method, request_of(method, body)))
+
+    def ask(self, method: str, request: Message) -> Message:
+        try:
+            answer: Message = getattr(self.service, method)(request)
+            return answer
+        except ApiError as error:
+            raise CallError(code_pb2.Code.Name(error.code), error.reason, error.message) from None
 
 
 def b64(data: bytes) -> str:

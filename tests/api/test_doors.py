@@ -82,7 +82,7 @@ def test_rest_health(rest_door: RestDoor) -> None:
 
 
 def test_grpc_and_rest_report_the_same_error(grpc_door: GrpcDoor, rest_door: RestDoor) -> None:
-    errors = []
+    errors: list[tuple[str, str, str]] = []
     for door in (grpc_door, rest_door):
         with pytest.raises(CallError) as caught:
             door.call("NewGame", {"ruleset": "one_arm_joe", "players": 12})

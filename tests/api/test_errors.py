@@ -13,7 +13,7 @@ import pytest
 
 from domino_rules.v1 import domino_rules_pb2 as pb
 
-from .doors import CallError, GrpcDoor, RestDoor
+from .doors import JSON, CallError, Door, GrpcDoor, RestDoor, b64
 from .play import new_game, play_to_end
 
 #: HTTP status of each gRPC code the service uses (grpc-gateway's mapping).
@@ -25,7 +25,7 @@ HTTP = {
 }
 
 
-def expect(door: Any, method: str, body: dict[str, Any], code: str, reason: str) -> CallError:
+def expect(door: Door, method: str, body: JSON, code: str, reason: str) -> CallError:
     with pytest.raises(CallError) as caught:
         door.call(method, body)
     error = caught.value
@@ -37,18 +37,19 @@ def expect(door: Any, method: str, body: dict[str, Any], code: str, reason: str)
 
 
 @pytest.fixture
-def game(door: Any) -> dict[str, Any]:
+def game(door: Door) -> JSON:
     return new_game(door, "one_arm_joe", 3, "errors")
 
 
-def legal(door: Any, state: str) -> list[dict[str, Any]]:
-    return door.call("GetLegalMoves", {"state": state})["moves"]  # type: ignore[no-any-return]
+def legal(door: Door, state: str) -> list[JSON]:
+    moves: list[JSON] = door.call("GetLegalMoves", {"state": state})["moves"]
+    return moves
 
 
 # ------------------------------------------------------------------ NewGame
 
 
-def test_unknown_ruleset(door: Any) -> None:
+def test_unknown_ruleset(door: Door) -> None:
     error = expect(
         door, "NewGame", {"ruleset": "chess", "players": 2}, "INVALID_ARGUMENT", "UNKNOWN_RULESET"
     )
@@ -65,7 +66,7 @@ def test_unknown_ruleset(door: Any) -> None:
         {"tiu_u": {"hands": 2}},
     ],
 )
-def test_bad_option_values(door: Any, options: dict[str, Any]) -> None:
+def test_bad_option_values(door: Door, options: dict[str, Any]) -> None:
     body = {"ruleset": "one_arm_joe", "players": 2, "options": options}
     expect(door, "NewGame", body, "INVALID_ARGUMENT", "BAD_OPTIONS")
 
@@ -74,12 +75,12 @@ def test_unknown_enum_number_is_a_bad_option(grpc_door: GrpcDoor) -> None:
     request = pb.NewGameRequest(ruleset="one_arm_joe", players=2)
     request.options.one_arm_joe.scoring = 7  # type: ignore[assignment]
     with pytest.raises(CallError) as caught:
-        grpc_door.call_message("NewGame", request)
+        grpc_door.ask("NewGame", request)
     assert caught.value.reason == "BAD_OPTIONS"
 
 
 @pytest.mark.parametrize("players", [0, 1, 10, -3])
-def test_player_count_out_of_range(door: Any, players: int) -> None:
+def test_player_count_out_of_range(door: Door, players: int) -> None:
     error = expect(
         door,
         "NewGame",
@@ -91,7 +92,7 @@ def test_player_count_out_of_range(door: Any, players: int) -> None:
 
 
 @pytest.mark.parametrize("seed", ["", "x" * 129, "tab\there"])
-def test_bad_seed(door: Any, seed: str) -> None:
+def test_bad_seed(door: Door, seed: str) -> None:
     expect(
         door,
         "NewGame",
@@ -118,36 +119,22 @@ def _mangle(state: str, how: str) -> str:
         raw = bytearray(random.Random(1).randbytes(len(raw)))
     elif how == "empty":
         raw = bytearray()
-    return base64.b64encode(bytes(raw)).decode()
+    return b64(bytes(raw))
 
 
 @pytest.mark.parametrize("how", ["flip", "truncate", "header", "version", "noise", "empty"])
 @pytest.mark.parametrize("method", ["GetLegalMoves", "ApplyMove", "GetScore", "GetView"])
-def test_garbled_or_truncated_token(door: Any, game: dict[str, Any], how: str, method: str) -> None:
-    body: dict[str, Any] = {"state": _mangle(game["state"], how)}
+def test_garbled_or_truncated_token(door: Door, game: JSON, how: str, method: str) -> None:
+    body: JSON = {"state": _mangle(game["state"], how)}
     if method == "ApplyMove":
         body["move"] = legal(door, game["state"])[0]
     expect(door, method, body, "INVALID_ARGUMENT", "BAD_STATE_TOKEN")
 
 
-def test_every_single_byte_flip_is_refused(door: Any, game: dict[str, Any]) -> None:
-    raw = base64.b64decode(game["state"])
-    for i in range(0, len(raw), max(1, len(raw) // 40)):
-        bad = bytearray(raw)
-        bad[i] ^= 0x40
-        expect(
-            door,
-            "GetView",
-            {"state": base64.b64encode(bytes(bad)).decode()},
-            "INVALID_ARGUMENT",
-            "BAD_STATE_TOKEN",
-        )
-
-
 # ------------------------------------------------------------------ moves
 
 
-def test_move_out_of_turn(door: Any, game: dict[str, Any]) -> None:
+def test_move_out_of_turn(door: Door, game: JSON) -> None:
     move = dict(legal(door, game["state"])[0])
     move["seat"] = (move["seat"] + 1) % 3
     expect(
@@ -159,7 +146,9 @@ def test_move_out_of_turn(door: Any, game: dict[str, Any]) -> None:
     )
 
 
-def test_illegal_move(door: Any, game: dict[str, Any]) -> None:
+def test_illegal_move(door: Door, game: JSON) -> None:
+    """Refused, with a message that names the move but no tile the seat holds: messages
+    end up in logs and in front of other people."""
     seat = game["to_act"]
     view = door.call("GetView", {"state": game["state"], "seat": seat})
     others = [t for t in view["hand"] if t != view["legal_moves"][0]["tile"]]
@@ -176,7 +165,9 @@ def test_illegal_move(door: Any, game: dict[str, Any]) -> None:
             "FAILED_PRECONDITION",
             "ILLEGAL_MOVE",
         )
-        assert "legal moves are" in error.message
+        named = move.get("tile")
+        held = [f"[{t['high']}-{t['low']}]" for t in view["hand"] if t != named]
+        assert not [tile for tile in held if tile in error.message], error.message
 
 
 @pytest.mark.parametrize(
@@ -188,14 +179,14 @@ def test_illegal_move(door: Any, game: dict[str, Any]) -> None:
         {"seat": 0, "kind": "PLAY", "tile": {"high": 19, "low": 1}},
     ],
 )
-def test_malformed_move(door: Any, game: dict[str, Any], move: Any) -> None:
-    body: dict[str, Any] = {"state": game["state"]}
+def test_malformed_move(door: Door, game: JSON, move: Any) -> None:
+    body: JSON = {"state": game["state"]}
     if move is not None:
         body["move"] = move
     expect(door, "ApplyMove", body, "INVALID_ARGUMENT", "MALFORMED_REQUEST")
 
 
-def test_seat_not_at_the_table(door: Any, game: dict[str, Any]) -> None:
+def test_seat_not_at_the_table(door: Door, game: JSON) -> None:
     expect(door, "GetView", {"state": game["state"], "seat": 3}, "INVALID_ARGUMENT", "BAD_SEAT")
     expect(
         door, "GetLegalMoves", {"state": game["state"], "seat": -1}, "INVALID_ARGUMENT", "BAD_SEAT"
@@ -206,8 +197,8 @@ def test_seat_not_at_the_table(door: Any, game: dict[str, Any]) -> None:
     )
 
 
-def test_move_after_the_match_is_over(door: Any) -> None:
-    game = new_game(door, "one_arm_joe", 2, "over", target_score=0)
+def test_move_after_the_match_is_over(door: Door) -> None:
+    game = new_game(door, "one_arm_joe", 2, "over", {"target_score": 0})
     last = play_to_end(door, game, "over")
     expect(
         door,
@@ -225,7 +216,7 @@ def test_move_after_the_match_is_over(door: Any) -> None:
     )
 
 
-def test_wrong_expected_version(door: Any, game: dict[str, Any]) -> None:
+def test_wrong_expected_version(door: Door, game: JSON) -> None:
     move = legal(door, game["state"])[0]
     error = expect(
         door,
@@ -245,12 +236,15 @@ def test_wrong_expected_version(door: Any, game: dict[str, Any]) -> None:
     )
 
 
-def test_a_rejected_move_changes_nothing(door: Any, game: dict[str, Any]) -> None:
+def test_a_rejected_move_changes_nothing(door: Door, game: JSON) -> None:
     move = legal(door, game["state"])[0]
     clean = door.call("ApplyMove", {"state": game["state"], "move": move})
-    for bad in ({**move, "seat": (move["seat"] + 1) % 3}, {**move, "kind": "DRAW"}):
-        with pytest.raises(CallError):
-            door.call("ApplyMove", {"state": game["state"], "move": bad})
+    for bad, reason in (
+        ({**move, "seat": (move["seat"] + 1) % 3}, "NOT_YOUR_TURN"),
+        ({"seat": move["seat"], "kind": "DRAW"}, "ILLEGAL_MOVE"),  # the leader must lead
+    ):
+        body = {"state": game["state"], "move": bad}
+        expect(door, "ApplyMove", body, "FAILED_PRECONDITION", reason)
     again = door.call("ApplyMove", {"state": game["state"], "move": move})
     assert again == clean
 
@@ -303,47 +297,16 @@ def test_rest_request_too_large(rest_door: RestDoor) -> None:
 
 def test_grpc_malformed_protobuf(grpc_door: GrpcDoor) -> None:
     for method in ("NewGame", "ApplyMove", "GetView"):
-        call = grpc_door.channel.unary_unary(f"/domino_rules.v1.DominoRules/{method}")
+        call: grpc.UnaryUnaryMultiCallable[bytes, bytes] = grpc_door.channel.unary_unary(
+            f"/domino_rules.v1.DominoRules/{method}"
+        )
         with pytest.raises(grpc.RpcError) as caught:
             call(b"\x0a\xff\xff\xff\xff", timeout=10)
+        assert isinstance(caught.value, grpc.Call)
         assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
 
 
 def test_grpc_request_too_large(grpc_door: GrpcDoor) -> None:
     with pytest.raises(CallError) as caught:
-        grpc_door.call_message("GetView", pb.GetViewRequest(state=b"x" * (2 * 1024 * 1024)))
+        grpc_door.ask("GetView", pb.GetViewRequest(state=b"x" * (2 * 1024 * 1024)))
     assert caught.value.code == "RESOURCE_EXHAUSTED"
-
-
-def test_rest_never_answers_500_to_mutated_requests(rest_door: RestDoor) -> None:
-    """Random damage to valid requests gets 4xx answers, never a 500."""
-    game = new_game(rest_door, "one_arm_joe", 3, "fuzz")
-    move = legal(rest_door, game["state"])[0]
-    base = {"state": game["state"], "move": move, "expected_version": 0}
-    chooser = random.Random(5)
-    statuses = set()
-    for _ in range(300):
-        body = json.loads(json.dumps(base))
-        choice = chooser.randrange(6)
-        if choice == 0:
-            raw = bytearray(base64.b64decode(body["state"]))
-            raw[chooser.randrange(len(raw))] = chooser.randrange(256)
-            body["state"] = base64.b64encode(bytes(raw)).decode()
-        elif choice == 1:
-            body["move"]["tile"] = {"high": chooser.randint(-3, 25), "low": chooser.randint(-3, 25)}
-        elif choice == 2:
-            body["move"]["kind"] = chooser.choice(
-                ["PLAY", "DRAW", "PASS", "PILE", "NEXT_HAND", 0, 99, "X"]
-            )
-        elif choice == 3:
-            body["move"]["seat"] = chooser.randint(-5, 10)
-        elif choice == 4:
-            del body[chooser.choice(list(body))]
-        else:
-            body["move"]["open_pip"] = chooser.choice([0, 1, -1, 2**31, "x", None])
-        status, answer, _ = rest_door.raw("POST", "/v1/games:applyMove", json.dumps(body).encode())
-        statuses.add(status)
-        assert status in (200, 400, 409), answer
-        if status != 200:
-            assert answer["details"][0]["reason"]
-    assert 400 in statuses

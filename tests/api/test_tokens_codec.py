@@ -3,52 +3,63 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import pytest
 
 from domino_rules import codec, rules
-from domino_rules.api import RulesService
-from domino_rules.api.service import Game
+from domino_rules.api import ApiError, RulesService
+from domino_rules.codec import Game
 from domino_rules.rules import Status
-from domino_rules.tokens import KeyRing, TokenCodec, TokenError
-from domino_rules.v1 import domino_rules_pb2 as pb
+from domino_rules.tokens import FORMAT_VERSION, KeyRing, TokenCodec, TokenError
+
+from ..cases import cases_for
+from ..support.playout import AnyMatch, Step, random_match
+
+RULESET_IDS = [r.id for r in rules.all_rulesets()]
+#: DESIGN.md "State token": a mid-hand state stays well under this.
+MAX_TOKEN_BYTES = 1024
+GAME_ID = "0" * 24
 
 
-def _matches(ruleset_id: str, count: int):
-    ruleset = rules.get(ruleset_id)
-    for n in range(count):
-        chooser = random.Random(n)
-        match = ruleset.new_match(
-            ruleset.make_options({}), ruleset.player_range(ruleset.make_options({}))[1], f"rt-{n}"
-        )
-        yield match
-        while match.status is not Status.MATCH_OVER:
-            match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
-            yield match
+@functools.cache
+def token_states(ruleset_id: str) -> tuple[AnyMatch, ...]:
+    """Every state of the ruleset's token matches (``cases.tokens``), from each deal on."""
+    ruleset, setup = rules.get(ruleset_id), cases_for(ruleset_id).tokens
+    options = ruleset.make_options(setup.options)
+    states: list[AnyMatch] = []
+
+    def keep(step: Step) -> None:
+        states.append(step.after)
+
+    for seed in setup.seeds:
+        states.append(ruleset.new_match(options, setup.players, seed))
+        random_match(ruleset, options, setup.players, seed, observe=keep)
+    return tuple(states)
 
 
-@pytest.mark.parametrize("ruleset_id", ["one_arm_joe", "tsair_deng", "tiu_u", "throw_up"])
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_every_state_round_trips_through_the_codec(ruleset_id: str) -> None:
     ruleset = rules.get(ruleset_id)
-    seen = 0
-    for match in _matches(ruleset_id, 3):
-        assert codec.decode_match(ruleset, codec.encode_match(ruleset, match)) == match
-        seen += 1
-    assert seen > 20
+    states = token_states(ruleset_id)
+    assert len(states) > 20 and states[-1].status is Status.MATCH_OVER
+    for version, match in enumerate(states):
+        game = Game(ruleset, match, GAME_ID, version)
+        assert codec.decode_game(codec.encode_game(game)) == game
 
 
-def test_mid_hand_four_player_token_is_well_under_a_kibibyte() -> None:
-    service = RulesService()
-    ruleset = rules.get("one_arm_joe")
-    sizes = []
-    for match in _matches("one_arm_joe", 5):
-        if match.status is Status.IN_PROGRESS and match.players >= 4:
-            sizes.append(len(service.encode(Game(ruleset, match, "0" * 24, 9))))
-    assert sizes and max(sizes) < 1024
-    tsair = rules.get("tsair_deng")
-    for match in _matches("tsair_deng", 2):
-        assert len(service.encode(Game(tsair, match, "0" * 24, 9))) < 1024
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_a_token_in_the_middle_of_a_hand_is_under_a_kibibyte(ruleset_id: str) -> None:
+    """DESIGN.md "State token": every state of a hand in progress, unsealed, with as many
+    players as the ruleset seats (``cases.tokens``)."""
+    ruleset, service = rules.get(ruleset_id), RulesService()
+    sizes = [
+        len(service.encode(Game(ruleset, match, GAME_ID, 9)))
+        for match in token_states(ruleset_id)
+        if match.status is Status.IN_PROGRESS
+    ]
+    assert sizes and max(sizes) < MAX_TOKEN_BYTES
 
 
 def test_unsealed_token_round_trip_and_refusals() -> None:
@@ -60,7 +71,7 @@ def test_unsealed_token_round_trip_and_refusals() -> None:
     with pytest.raises(TokenError, match="truncated"):
         tokens.open(token[:5])
     with pytest.raises(TokenError, match="format"):
-        tokens.open(bytes([2]) + token[1:])
+        tokens.open(bytes([FORMAT_VERSION + 1]) + token[1:])
     with pytest.raises(TokenError, match="limit"):
         TokenCodec(max_token_bytes=10).open(token + b"x" * 20)
 
@@ -73,11 +84,11 @@ def test_decoded_state_must_hold_one_set_of_tiles() -> None:
     hand = dataclasses.replace(
         match.hand_state, boneyard=match.hand_state.boneyard[1:]
     )  # a tile vanished
-    forged = service.encode(Game(ruleset, dataclasses.replace(match, hand_state=hand), "x", 0))
-    with pytest.raises(Exception) as caught:
+    forged = service.encode(Game(ruleset, dataclasses.replace(match, hand_state=hand), GAME_ID, 0))
+    with pytest.raises(ApiError) as caught:
         service.decode(forged)
-    assert getattr(caught.value, "reason", "") == "BAD_STATE_TOKEN"
-    assert "one set" in str(caught.value)
+    assert caught.value.reason == "BAD_STATE_TOKEN"
+    assert "one copy of the set" in caught.value.message
 
 
 def test_key_ring_parse_errors_say_what_is_wrong() -> None:
@@ -95,11 +106,12 @@ def test_key_ring_parse_errors_say_what_is_wrong() -> None:
             KeyRing.parse(text)
 
 
-def test_view_of_every_seat_fits_the_message() -> None:
-    """Every ruleset's table converts to its message (names agree), for seats and spectators."""
-    for ruleset in rules.all_rulesets():
-        for match in list(_matches(ruleset.id, 1))[:60]:
-            for seat in [None, *range(match.players)]:
-                message = codec.view_to_pb(ruleset.id, ruleset.view(match, seat))
-                assert message.WhichOneof("table") == ruleset.id
-                assert isinstance(message, pb.GetViewResponse)
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_view_of_every_seat_fits_the_message(ruleset_id: str) -> None:
+    """The ruleset's table converts to its message (names agree), for seats and spectators."""
+    ruleset = rules.get(ruleset_id)
+    states = token_states(ruleset_id)
+    for match in random.Random(ruleset_id).sample(states, min(60, len(states))):
+        for seat in [None, *range(match.players)]:
+            message = codec.view_to_pb(ruleset.id, ruleset.view(match, seat))
+            assert message.WhichOneof("table") == ruleset.id

@@ -3,6 +3,8 @@
 After every move: the tiles of the set are all accounted for, a move's tile came from
 the actor's hand, ``apply`` left its input unchanged, legal moves belong to the seat to
 act, views agree with the state; every match ends, and settlements sum to zero.
+
+Which options, player counts and how many matches: ``tests/cases.py``.
 """
 
 from __future__ import annotations
@@ -17,25 +19,21 @@ import pytest
 from domino_rules import rules
 from domino_rules.rules import MoveKind, Status
 
-#: Values tried for integer options (every bool and enum value is tried).
-INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
-    "one_arm_joe": {"set_max_pip": (6, 9, 12), "target_score": (0, 50, 100)},
-    "tsair_deng": {"hands": (1, 3), "target_score": (0, 120)},
-    "tiu_u": {"hands": (1, 2)},
-    "throw_up": {"hands_per_player": (1, 2)},
-}
-#: Matches per ruleset, spread over its option combinations.
-MATCHES = {"one_arm_joe": 1200, "tsair_deng": 300, "tiu_u": 300, "throw_up": 300}
+from ..cases import CASES, DealCase, Setup, cases_for
+from ..support.playout import AnyMatch, AnyRuleset, Step, random_match
+
+RULESET_IDS = [r.id for r in rules.all_rulesets()]
 #: Kinds whose tile must come from the actor's hand.
 FROM_HAND = {MoveKind.PLAY, MoveKind.DISCARD, MoveKind.CAPTURE, MoveKind.PILE}
-MAX_MOVES = 50_000
 
 
-def combinations(ruleset: rules.Ruleset[Any, Any]) -> list[dict[str, Any]]:
+def combinations(ruleset: AnyRuleset) -> list[dict[str, Any]]:
+    """Every combination of the declared int values, bools and enum values."""
+    int_values = cases_for(ruleset.id).int_values
     axes = []
     for spec in ruleset.option_specs():
         if spec.type == "int":
-            values = INT_VALUES.get(ruleset.id, {}).get(spec.name, (spec.default,))
+            values: tuple[Any, ...] = int_values.get(spec.name, (spec.default,))
         elif spec.type == "bool":
             values = (False, True)
         else:
@@ -44,23 +42,29 @@ def combinations(ruleset: rules.Ruleset[Any, Any]) -> list[dict[str, Any]]:
     return [dict(c) for c in itertools.product(*axes)]
 
 
-def play_match(
-    ruleset: rules.Ruleset[Any, Any], options: Any, players: int, seed: str, chooser: random.Random
-) -> int:
-    match = ruleset.new_match(options, players, seed)
-    full = Counter(ruleset.full_set(options))
-    moves = 0
-    while match.status is not Status.MATCH_OVER:
-        assert Counter(ruleset.all_tiles(match.hand_state)) == full, "tiles not conserved"
+class Conformance:
+    """The checks of one match: on every state, and on every move (a playout observer)."""
+
+    def __init__(self, ruleset: AnyRuleset, options: Any) -> None:
+        self.ruleset = ruleset
+        self.full = Counter(ruleset.full_set(options))
+        self.last_repr = ""
+        self.moves = 0
+
+    def state(self, match: AnyMatch) -> None:
+        ruleset = self.ruleset
+        assert Counter(ruleset.all_tiles(match.hand_state)) == self.full, "tiles not conserved"
+        self.last_repr = repr(match)
+        if match.status is Status.MATCH_OVER:
+            return
         legal = ruleset.legal_moves(match)
         to_act = ruleset.to_act(match)
         assert legal, f"no legal move in {match.status}"
-        assert all(m.seat == to_act for m in legal)
+        assert to_act is not None and all(m.seat == to_act for m in legal)
         assert len(set(legal)) == len(legal), "duplicate legal moves"
         view = ruleset.view(match, to_act)
-        assert view.legal_moves == legal and view.hand == ruleset.hand_tiles(
-            match.hand_state, to_act
-        )
+        assert view.legal_moves == legal
+        assert view.hand == ruleset.hand_tiles(match.hand_state, to_act)
         spectator = ruleset.view(match, None)
         assert spectator.hand == () and spectator.legal_moves == ()
         for seen in (view, spectator):
@@ -69,41 +73,78 @@ def play_match(
                 assert event.private_to in (None, seen.seat)
                 if event.hidden:
                     assert event.tile is None and event.target is None and not event.tiles
-        move = chooser.choice(legal)
-        if move.kind in FROM_HAND and match.status is Status.IN_PROGRESS:
-            assert move.tile in ruleset.hand_tiles(match.hand_state, move.seat), (
-                f"{move} not from hand"
-            )
-        before = repr(match)
-        after, events = ruleset.apply(match, move)
-        assert repr(match) == before, "apply changed its input"
-        assert after.last_events == events
-        match = after
-        moves += 1
-        assert moves < MAX_MOVES, "the match does not end"
-    score = ruleset.score(match)
-    assert score.winners, "a finished match has winners"
-    assert len(score.hands) == match.hand_number
-    assert sum(score.match_points) == sum(sum(h.points) for h in score.hands)
-    if score.settlement is not None:
-        assert sum(score.settlement) == 0
-    assert ruleset.legal_moves(match) == () and ruleset.to_act(match) is None
-    return moves
+
+    def step(self, step: Step) -> None:
+        move, before = step.move, step.before
+        # apply never changes its input: the state is as it was when it was made
+        assert repr(before) == self.last_repr, "apply changed its input"
+        if move.kind in FROM_HAND and before.status is Status.IN_PROGRESS:
+            held = self.ruleset.hand_tiles(before.hand_state, move.seat)
+            assert move.tile in held, f"{move} not from hand"
+        assert step.after.last_events == step.events
+        self.moves += 1
+        self.state(step.after)
+
+    def end(self, match: AnyMatch) -> None:
+        ruleset = self.ruleset
+        assert match.status is Status.MATCH_OVER
+        score = ruleset.score(match)
+        assert score.winners, "a finished match has winners"
+        assert len(score.hands) == match.hand_number
+        assert sum(score.match_points) == sum(sum(h.points) for h in score.hands)
+        if score.settlement is not None:
+            assert sum(score.settlement) == 0
+        assert ruleset.legal_moves(match) == () and ruleset.to_act(match) is None
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(MATCHES))
+def play_match(
+    ruleset: AnyRuleset, options: Any, players: int, seed: str, chooser: random.Random
+) -> int:
+    """One random match under every check; returns the moves it took."""
+    checks = Conformance(ruleset, options)
+    first = ruleset.new_match(options, players, seed)
+    checks.state(first)
+    end = random_match(ruleset, options, players, seed, chooser=chooser, observe=checks.step)
+    checks.end(end)
+    return checks.moves
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_random_matches(ruleset_id: str) -> None:
-    ruleset = rules.get(ruleset_id)
+    ruleset, cases = rules.get(ruleset_id), cases_for(ruleset_id)
     combos = combinations(ruleset)
     chooser = random.Random(ruleset_id)
     total = 0
-    for n in range(MATCHES[ruleset_id]):
+    for n in range(cases.conformance_matches):
         options = ruleset.make_options(combos[n % len(combos)])
         low, high = ruleset.player_range(options)
-        players = chooser.randint(low, min(high, 9))
+        players = chooser.choice([p for p in cases.players if low <= p <= high])
         total += play_match(ruleset, options, players, f"conformance-{n}", chooser)
-    assert total > MATCHES[ruleset_id]
+    assert total > cases.conformance_matches
 
 
-def test_every_ruleset_is_exercised() -> None:
-    assert {r.id for r in rules.all_rulesets()} <= set(MATCHES)
+def test_every_registered_ruleset_declares_its_cases() -> None:
+    """A ruleset registered without its cases in tests/cases.py (or cases left behind by
+    a ruleset no longer registered) fails here, and in every test that needs them."""
+    assert set(CASES) == set(RULESET_IDS)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(CASES))
+def test_the_declared_cases_fit_the_ruleset(ruleset_id: str) -> None:
+    """Every option named in the cases exists and takes the value given; every player
+    count is one the ruleset seats with those options."""
+    ruleset, cases = rules.get(ruleset_id), cases_for(ruleset_id)
+    specs = {spec.name: spec for spec in ruleset.option_specs()}
+    for name, values in cases.int_values.items():
+        assert specs[name].type == "int", name
+        for value in values:
+            ruleset.make_options({name: value})
+    low, high = ruleset.player_range(ruleset.make_options({}))
+    assert cases.players and all(low <= p <= high for p in cases.players)
+    setups: list[Setup | DealCase] = [cases.short, cases.tokens, *cases.leak_games, *cases.deals]
+    for setup in setups:
+        low, high = ruleset.player_range(ruleset.make_options(setup.options))
+        assert low <= setup.players <= high, setup
+    assert cases.tokens.seeds and all(setup.seeds for setup in cases.leak_games)
+    assert cases.deals, "a ruleset's deals must be checkable"
