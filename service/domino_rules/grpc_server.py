@@ -2,39 +2,154 @@
 
 >>> server, port = create_server("127.0.0.1:0")  # doctest: +SKIP
 >>> server.start()                                # doctest: +SKIP
+
+:func:`serve_process` is the body of one gRPC process of ``domino-rules serve``: the
+supervisor starts as many as ``--grpc-workers`` says, each by exec, before any gRPC
+thread exists in it, and all of them bind the same port with ``SO_REUSEPORT`` so the
+kernel spreads connections among them.
+
+Limits: a request larger than ``max_message_bytes`` gets ``RESOURCE_EXHAUSTED``; so does
+a call beyond ``max_concurrent_rpcs`` calls in flight in one process, at once, without
+its message being read, so a flood of large calls holds at most about
+``max_concurrent_rpcs x max_message_bytes`` of request data in memory.
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
 from concurrent import futures
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from google.protobuf.message import DecodeError
+from google.rpc import code_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
 from .api import ApiError, RulesService, to_status
+from .lifecycle import wait_for_drain
 from .v1 import domino_rules_pb2 as pb
 
-__all__ = ["MAX_MESSAGE_BYTES", "SERVICE_NAME", "create_server"]
+if TYPE_CHECKING:
+    from .settings import Settings
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "SERVICE_NAME",
+    "Gate",
+    "GrpcDoor",
+    "build_door",
+    "create_server",
+    "serve_process",
+]
 
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominoRules"].full_name
-#: The largest request the server reads; larger ones get RESOURCE_EXHAUSTED.
+#: The largest request the server reads by default; larger ones get RESOURCE_EXHAUSTED.
 MAX_MESSAGE_BYTES = 1024 * 1024
+#: Threads that run calls in one process. The rules are CPU-bound Python, so more
+#: threads would not answer faster; calls past them wait their turn, up to
+#: ``max_concurrent_rpcs`` in all.
+CALL_THREADS = 16
+#: How long a stopping server waits for calls to stop arriving before it stops.
+QUIET = 0.2
+#: How often a serving process gives freed memory back to the system.
+TRIM_EVERY = 2.0
 
 
-def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes, Any]:
+def _malloc_trim() -> Callable[[], object]:
+    """glibc's ``malloc_trim(0)``, or a no-op elsewhere. A flood of large calls leaves
+    the heap full of freed blocks that glibc keeps; trimming every few seconds gives
+    them back (``bench/grpc_flood.py``: 50 MiB 5 s after a flood instead of 100-200)."""
+    try:
+        function = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):
+        return lambda: None
+    return lambda: function(0)
+
+
+class Gate:
+    """Lets calls in until it closes, then refuses new ones with UNAVAILABLE and tells
+    when the calls already in are done.
+
+    gRPC's own ``server.stop(grace)`` cancels the calls that have reached the server but
+    not yet a thread (the server takes them one at a time): under load, most calls in
+    flight at a stop would end CANCELLED. So a stop first closes this gate, which every
+    call of the service passes, and waits until no call is inside and none has come for
+    :data:`QUIET` seconds (so none waits unseen in the server's queues); only then does
+    the server stop.
+    """
+
+    def __init__(self) -> None:
+        self._inside = 0
+        self._closed = False
+        self._last_arrival = 0.0
+        self._changed = threading.Condition()
+
+    def enter(self) -> bool:
+        with self._changed:
+            self._last_arrival = time.monotonic()
+            if self._closed:
+                return False
+            self._inside += 1
+            return True
+
+    def leave(self) -> None:
+        with self._changed:
+            self._inside -= 1
+            self._changed.notify_all()
+
+    def close(self, wait: float) -> bool:
+        """Refuse new calls; wait up to ``wait`` seconds for the calls inside to finish
+        and the arrivals to stop. Whether they did."""
+        deadline = time.monotonic() + wait
+        with self._changed:
+            self._closed = True
+            while True:
+                now = time.monotonic()
+                quiet_for = now - self._last_arrival
+                if self._inside == 0 and quiet_for >= QUIET:
+                    return True
+                if now >= deadline:
+                    return False
+                self._changed.wait(min(deadline - now, max(QUIET - quiet_for, 0.01)))
+
+
+def _stopping() -> ApiError:
+    return ApiError(
+        code_pb2.UNAVAILABLE,
+        "SERVER_STOPPING",
+        "the server is stopping: send the call again, to another replica",
+    )
+
+
+def _handler(
+    service: RulesService, method: Any, gate: Gate | None = None
+) -> grpc.RpcMethodHandler[bytes, Any]:
     """A unary handler that parses the request itself, so that bytes which are not the
     request message get INVALID_ARGUMENT / MALFORMED_REQUEST rather than INTERNAL."""
     request_type = getattr(pb, method.input_type.name)
     call = getattr(service, method.name)
 
     def handle(data: bytes, context: grpc.ServicerContext) -> Any:
+        if gate is not None and not gate.enter():
+            context.abort_with_status(rpc_status.to_status(to_status(_stopping())))
+        try:
+            return serve(data, context)
+        finally:
+            if gate is not None:
+                gate.leave()
+
+    def serve(data: bytes, context: grpc.ServicerContext) -> Any:
         try:
             try:
                 request = request_type.FromString(data)
@@ -55,35 +170,130 @@ def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes,
     )
 
 
+@dataclass(frozen=True)
+class GrpcDoor:
+    """A gRPC server not yet started, the port it bound and its health servicer."""
+
+    server: grpc.Server
+    port: int
+    health: health.HealthServicer
+    gate: Gate
+
+    def set_serving(self, serving: bool) -> None:
+        """Report SERVING or NOT_SERVING for the whole server and for the service."""
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if serving
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        for name in ("", SERVICE_NAME):
+            self.health.set(name, status)
+
+
+def build_door(
+    address: str = "127.0.0.1:50051",
+    service: RulesService | None = None,
+    *,
+    max_workers: int = CALL_THREADS,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
+    max_concurrent_rpcs: int | None = None,
+    reuse_port: bool = False,
+) -> GrpcDoor:
+    """A gRPC server bound to ``address`` (port 0 picks a free port), not yet started.
+
+    ``reuse_port`` binds with ``SO_REUSEPORT``, so that several processes can serve one
+    port; ``max_concurrent_rpcs`` refuses calls past that many in flight.
+    """
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="grpc"),
+        options=[
+            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.so_reuseport", 1 if reuse_port else 0),
+            # Without bandwidth-delay probing a stream's flow-control window stays small,
+            # so a flood of large calls cannot push hundreds of MiB into this process
+            # ahead of the calls being served; the service's messages are small.
+            ("grpc.http2.bdp_probe", 0),
+        ],
+        maximum_concurrent_rpcs=max_concurrent_rpcs,
+    )
+    service = service or RulesService()
+    descriptor = pb.DESCRIPTOR.services_by_name["DominoRules"]
+    gate = Gate()
+    handlers = {m.name: _handler(service, m, gate) for m in descriptor.methods}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as exc:  # grpcio raises rather than return 0 on some failures
+        raise OSError(f"cannot bind gRPC to {address}: {exc}") from None
+    if port == 0:
+        raise OSError(f"cannot bind gRPC to {address}")
+    door = GrpcDoor(server, port, health_servicer, gate)
+    door.set_serving(True)
+    return door
+
+
 def create_server(
     address: str = "127.0.0.1:50051",
     service: RulesService | None = None,
     *,
-    max_workers: int = 16,
+    max_workers: int = CALL_THREADS,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
+    max_concurrent_rpcs: int | None = None,
 ) -> tuple[grpc.Server, int]:
     """A gRPC server bound to ``address`` (port 0 picks a free port), not yet started.
 
     Returns the server and the port it bound.
     """
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="grpc"),
-        options=[
-            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-            ("grpc.so_reuseport", 0),
-        ],
+    door = build_door(
+        address,
+        service,
+        max_workers=max_workers,
+        max_message_bytes=max_message_bytes,
+        max_concurrent_rpcs=max_concurrent_rpcs,
     )
-    service = service or RulesService()
-    descriptor = pb.DESCRIPTOR.services_by_name["DominoRules"]
-    handlers = {m.name: _handler(service, m) for m in descriptor.methods}
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
-    health_servicer = health.HealthServicer()
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    return door.server, door.port
+
+
+def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) -> int:
+    """Serve gRPC in this process until SIGTERM or SIGINT, then stop gracefully.
+
+    Binds ``settings.host:settings.grpc_port`` with ``SO_REUSEPORT`` (the supervisor has
+    reserved the port), writes a line to ``ready_fd`` once serving, and reports
+    NOT_SERVING as soon as the drain pipe ``drain_fd`` says so. On a stop signal: health
+    NOT_SERVING, new calls refused with UNAVAILABLE (``SERVER_STOPPING``), calls in flight
+    given ``settings.grace`` seconds to finish, then the server stops.
+    """
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    door = build_door(
+        f"{host}:{settings.grpc_port}",
+        settings.service(),
+        max_message_bytes=settings.max_request_bytes,
+        max_concurrent_rpcs=settings.grpc_max_calls,
+        reuse_port=True,
     )
-    port = server.add_insecure_port(address)
-    if port == 0:
-        raise OSError(f"cannot bind gRPC to {address}")
-    return server, port
+    door.server.start()
+    os.write(ready_fd, b"ready\n")
+    os.close(ready_fd)
+    if drain_fd is not None:
+
+        def watch() -> None:
+            wait_for_drain(drain_fd)
+            door.set_serving(False)
+
+        threading.Thread(target=watch, name="drain", daemon=True).start()
+    trim = _malloc_trim()
+    while not stop.wait(TRIM_EVERY):
+        trim()
+    door.health.enter_graceful_shutdown()  # NOT_SERVING, whatever sets it later
+    deadline = time.monotonic() + settings.grace
+    door.gate.close(wait=settings.grace)  # new calls refused, calls in flight finish
+    door.server.stop(max(0.0, deadline - time.monotonic())).wait()
+    return 0

@@ -5,6 +5,14 @@ Bodies are proto3 JSON (``json_format``), field names as the proto writes them
 (``game_id``, ``open_pip``; lowerCamelCase is accepted on input), with zero values
 printed. Errors are ``{code, message, details}`` as grpc-gateway writes them, the HTTP
 status derived from the gRPC code by :data:`HTTP_STATUS`, so the two doors agree.
+
+Bodies are read here, not by Flask: a body over ``MAX_CONTENT_LENGTH`` gets 413 whether
+it comes with a length or chunked, a body that cannot be read (a bad chunk, a client
+that stalls past the server's timeout) gets a 400 or 408 and the connection is closed,
+and nothing a client sends reaches the 500 handler.
+
+``/healthz`` is liveness (the process answers); ``/readyz`` is readiness, 503
+``NOT_SERVING`` once the server has begun to stop.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from .api import ApiError, RulesService, to_status
 from .settings import Settings
 from .v1 import domino_rules_pb2 as pb
 
-__all__ = ["HTTP_STATUS", "MAX_REQUEST_BYTES", "create_app", "routes"]
+__all__ = ["HTTP_STATUS", "MAX_REQUEST_BYTES", "create_app", "error_json", "routes", "to_json"]
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +64,12 @@ _HTTP_CODES = {
     405: (code_pb2.UNIMPLEMENTED, "METHOD_NOT_ALLOWED"),
     413: (code_pb2.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE"),
 }
-#: The largest request body read.
+#: The largest request body read by default (``MAX_CONTENT_LENGTH`` changes it).
 MAX_REQUEST_BYTES = 1024 * 1024
+#: How much of the body is read at a time.
+_READ_CHUNK = 64 * 1024
+#: The longest error message sent; longer ones (echoing a huge input) are cut.
+_MAX_MESSAGE_CHARS = 1000
 
 
 def routes() -> list[tuple[str, str, str, str]]:
@@ -83,8 +95,83 @@ def _json_response(body: Mapping[str, Any], status: int = 200) -> Response:
     )
 
 
-def _error_response(error: ApiError) -> Response:
-    return _json_response(to_json(to_status(error)), HTTP_STATUS.get(error.code, 500))
+def _printable(text: str) -> str:
+    """``text`` as valid UTF-8 (lone surrogates escaped), cut to a readable length."""
+    if len(text) > _MAX_MESSAGE_CHARS:
+        text = text[:_MAX_MESSAGE_CHARS] + "..."
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def error_json(error: ApiError) -> dict[str, Any]:
+    """The ``{code, message, details}`` body of an error, as grpc-gateway writes it."""
+    safe = ApiError(error.code, error.reason, _printable(error.message), **error.metadata)
+    return to_json(to_status(safe))
+
+
+def _error_response(error: ApiError, status: int | None = None, *, close: bool = False) -> Response:
+    response = _json_response(error_json(error), status or HTTP_STATUS.get(error.code, 500))
+    if close:  # the rest of the request cannot be read: end the connection after this
+        response.headers["Connection"] = "close"
+    return response
+
+
+class _BodyError(Exception):
+    """A request body that could not be read; carries the answer."""
+
+    def __init__(self, error: ApiError, status: int) -> None:
+        super().__init__(error.message)
+        self.error, self.status = error, status
+
+
+def _too_large(limit: int) -> _BodyError:
+    return _BodyError(
+        ApiError(
+            code_pb2.RESOURCE_EXHAUSTED,
+            "REQUEST_TOO_LARGE",
+            f"the request body is over the limit of {limit} bytes",
+        ),
+        413,
+    )
+
+
+def _read_body(limit: int) -> bytes:
+    """The request body, at most ``limit`` bytes, with or without a length (chunked).
+
+    Reads ``wsgi.input`` directly, so that what the server raises while reading (a bad
+    chunk size, a client that stalls) is told apart from a disconnection.
+    """
+    length = request.content_length
+    if length is not None and length > limit:
+        raise _too_large(limit)
+    if length is None and not request.environ.get("wsgi.input_terminated"):
+        return b""  # neither a length nor a server that ends the stream: no body
+    stream = request.environ["wsgi.input"]
+    wanted = limit + 1 if length is None else length
+    parts: list[bytes] = []
+    size = 0
+    try:
+        while size < wanted:
+            data = stream.read(min(_READ_CHUNK, wanted - size))
+            if not data:
+                break
+            parts.append(data)
+            size += len(data)
+    except TimeoutError:
+        raise _BodyError(
+            ApiError(
+                code_pb2.DEADLINE_EXCEEDED,
+                "REQUEST_TIMEOUT",
+                "the request body was not received in time",
+            ),
+            408,
+        ) from None
+    except Exception as exc:  # the server's parser: a bad chunk, a broken connection
+        raise _BodyError(
+            ApiError.malformed(f"the request body cannot be read: {exc}"), 400
+        ) from None
+    if size > limit:
+        raise _too_large(limit)
+    return b"".join(parts)
 
 
 def _parse(message: Message, body: str) -> None:
@@ -94,6 +181,14 @@ def _parse(message: Message, body: str) -> None:
         raise ApiError.malformed(f"the body is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ApiError.malformed("the body must be a JSON object")
+    if "\\u" in body:  # only an escape can make a lone surrogate, which no proto holds
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = exc.object[exc.start : exc.end].encode("utf-8", "backslashreplace").decode()
+            raise ApiError.malformed(
+                f"the body holds a lone surrogate ({bad}), which is not text"
+            ) from None
     try:
         json_format.ParseDict(data, message)
     except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
@@ -102,7 +197,7 @@ def _parse(message: Message, body: str) -> None:
         ) from None
 
 
-def _view(service: RulesService, name: str, body_rule: str) -> Callable[[], Response]:
+def _view(service: RulesService, name: str, body_rule: str, limit: int) -> Callable[[], Response]:
     method = pb.DESCRIPTOR.services_by_name["DominoRules"].methods_by_name[name]
     request_type = getattr(pb, method.input_type.name)
     call = getattr(service, name)
@@ -111,43 +206,58 @@ def _view(service: RulesService, name: str, body_rule: str) -> Callable[[], Resp
         message = request_type()
         try:
             if body_rule:
-                _parse(message, request.get_data(as_text=True))
+                _parse(message, _read_body(limit).decode("utf-8", "replace"))
             elif request.args:
                 _parse(message, json.dumps(request.args.to_dict()))
             return _json_response(to_json(call(message)))
         except ApiError as error:
             return _error_response(error)
+        except _BodyError as error:
+            return _error_response(error.error, error.status, close=True)
 
     view.__name__ = name
     return view
 
 
 def create_app(
-    config: Mapping[str, Any] | None = None, service: RulesService | None = None
+    config: Mapping[str, Any] | None = None,
+    service: RulesService | None = None,
+    *,
+    ready: Callable[[], bool] | None = None,
 ) -> Flask:
-    """The Flask app. ``config`` updates Flask's config; ``service`` defaults to one built
-    from the environment (see :class:`Settings`)."""
+    """The Flask app. ``config`` updates Flask's config (``MAX_CONTENT_LENGTH`` is the
+    body limit); ``service`` defaults to one built from the environment (see
+    :class:`Settings`); ``ready`` says whether ``/readyz`` answers SERVING (always, by
+    default)."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     app.config.update(config or {})
     if service is None:
         service = Settings.from_env().service()
+    limit = int(app.config["MAX_CONTENT_LENGTH"])
     CORS(app, resources={r"/v1/*": {"origins": app.config.get("CORS_ORIGINS", "*")}})
 
     for name, verb, path, body in routes():
-        app.add_url_rule(path, endpoint=name, view_func=_view(service, name, body), methods=[verb])
+        view = _view(service, name, body, limit)
+        app.add_url_rule(path, endpoint=name, view_func=view, methods=[verb])
 
     @app.get("/healthz")
     def healthz() -> Response:
         return _json_response({"status": "SERVING"})
+
+    @app.get("/readyz")
+    def readyz() -> Response:
+        if ready is None or ready():
+            return _json_response({"status": "SERVING"})
+        return _json_response({"status": "NOT_SERVING"}, 503)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         code, reason = _HTTP_CODES.get(
             exc.code or 500, (code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST")
         )
-        body = to_json(to_status(ApiError(code, reason, exc.description or exc.name)))
-        return _json_response(body, exc.code or 400)
+        error = ApiError(code, reason, exc.description or exc.name)
+        return _error_response(error, exc.code or 400, close=exc.code == 413)
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> Response:

@@ -1,30 +1,121 @@
 """Settings from flags and the environment, with embedded defaults.
 
-============================= ================ ===========================================
-variable                      default          meaning
-============================= ================ ===========================================
-DOMINO_RULES_HOST             127.0.0.1        the address both doors bind
-DOMINO_RULES_GRPC_PORT        50051            gRPC port (0 = pick a free one)
-DOMINO_RULES_HTTP_PORT        8080             REST port (0 = pick a free one)
-DOMINO_RULES_HTTP_WORKERS     2                gunicorn worker processes
-DOMINO_RULES_SEAL_KEYS        (none)           ``id2:BASE64KEY,id1:BASE64KEY``: first seals
-DOMINO_RULES_REQUIRE_SEALED   0                1 = refuse unsealed tokens
-============================= ================ ===========================================
+Every setting has a flag of ``domino-rules serve`` and an environment variable; a flag
+wins over the variable (which must still be valid), and an empty variable counts as
+unset. A bad value raises
+:class:`SettingError`, whose message names both (``--http-workers /
+DOMINO_RULES_HTTP_WORKERS must be a whole number >= 1, not 'abc'``).
+
+================================== ============== ==========================================
+variable                           default        meaning
+================================== ============== ==========================================
+DOMINO_RULES_HOST                  127.0.0.1      the address both doors bind
+DOMINO_RULES_GRPC_PORT             50051          gRPC port (0 = pick a free one)
+DOMINO_RULES_HTTP_PORT             8080           REST port (0 = pick a free one)
+DOMINO_RULES_GRPC_WORKERS          usable cores   gRPC server processes sharing the port
+DOMINO_RULES_HTTP_WORKERS          cores, >= 2    gunicorn worker processes
+DOMINO_RULES_HTTP_THREADS          16             request threads per gunicorn worker
+DOMINO_RULES_HTTP_MAX_CONNECTIONS  1000           open connections per gunicorn worker
+DOMINO_RULES_HTTP_IDLE_TIMEOUT     5              seconds a connection may wait silent
+DOMINO_RULES_HTTP_REQUEST_TIMEOUT  10             seconds to send one whole request
+DOMINO_RULES_GRPC_MAX_CALLS        64             concurrent calls per gRPC process
+DOMINO_RULES_MAX_REQUEST_BYTES     1048576        largest request body or message
+DOMINO_RULES_GRACE                 10             seconds calls in flight get at a stop
+DOMINO_RULES_DRAIN_DELAY           0              seconds of not-ready before a stop
+DOMINO_RULES_SEAL_KEYS             (none)         ``id2:BASE64KEY,id1:BASE64KEY``: first seals
+DOMINO_RULES_REQUIRE_SEALED        0              1 = refuse unsealed tokens
+================================== ============== ==========================================
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from .api import RulesService
 from .tokens import KeyRing, TokenCodec
 
-__all__ = ["Settings"]
+if TYPE_CHECKING:  # the service pulls in the whole core: only the doors need it
+    from .api import RulesService
 
+__all__ = ["ENV_PREFIX", "SettingError", "Settings", "usable_cores"]
+
+ENV_PREFIX = "DOMINO_RULES_"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"", "0", "false", "no", "off"}
+#: gRPC takes message sizes as a C int.
+_MAX_BYTES = 2**31 - 1
+
+
+class SettingError(ValueError):
+    """A setting that cannot be used; the message names its flag and variable."""
+
+
+def usable_cores() -> int:
+    """The cores this process may use, at least 1: those it may run on (its CPU
+    affinity), fewer if its cgroup's CPU quota (a container's CPU limit) allows less."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    quota = _cgroup_cpu_quota()
+    if quota is not None:
+        cores = min(cores, math.ceil(quota))
+    return max(1, cores)
+
+
+def _cgroup_cpu_quota() -> float | None:
+    """CPUs allowed by the cgroup quota (v2 ``cpu.max`` or v1 ``cpu.cfs_quota_us``), or
+    ``None`` without a quota."""
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as v2:
+            quota, period = v2.read().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/cpu/cpu.cfs_quota_us") as v1_quota:
+            quota_us = int(v1_quota.read())
+        with open("/sys/fs/cgroup/cpu/cpu.cfs_period_us") as v1_period:
+            period_us = int(v1_period.read())
+    except (OSError, ValueError):
+        return None
+    return None if quota_us <= 0 or period_us <= 0 else quota_us / period_us
+
+
+def _whole(minimum: int, maximum: int | None = None) -> Callable[[str, str], int]:
+    def parse(name: str, text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            value = None
+        if value is None or value < minimum or (maximum is not None and value > maximum):
+            span = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+            raise SettingError(f"{name} must be a whole number {span}, not {text!r}")
+        return value
+
+    return parse
+
+
+def _seconds(minimum: float, *, inclusive: bool) -> Callable[[str, str], float]:
+    def parse(name: str, text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and (value >= minimum if inclusive else value > minimum)):
+            bound = f">= {minimum:g}" if inclusive else f"> {minimum:g}"
+            raise SettingError(f"{name} must be a number of seconds {bound}, not {text!r}")
+        return value
+
+    return parse
+
+
+def _port(name: str, text: str) -> int:
+    return _whole(0, 65535)(name, text)
 
 
 def _flag(name: str, text: str) -> bool:
@@ -33,55 +124,118 @@ def _flag(name: str, text: str) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise ValueError(f"{name} must be 1 or 0, not {text!r}")
+    raise SettingError(f"{name} must be 1 or 0, not {text!r}")
 
 
-def _port(name: str, text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise ValueError(f"{name} must be a port number, not {text!r}") from None
-    if not 0 <= port <= 65535:
-        raise ValueError(f"{name} must be from 0 to 65535, not {port}")
-    return port
+def _host(name: str, text: str) -> str:
+    host = text.strip()
+    if not host:
+        raise SettingError(f"{name} must be a host name or address, not {text!r}")
+    return host
+
+
+def _text(name: str, text: str) -> str:
+    return text
+
+
+def _cores_default() -> int:
+    return usable_cores()
+
+
+def _http_workers_default() -> int:
+    return max(2, usable_cores())
+
+
+def _field(parse: Callable[[str, str], Any], **kwargs: Any) -> Any:
+    return dataclasses.field(metadata={"parse": parse}, **kwargs)
 
 
 @dataclass(frozen=True)
 class Settings:
-    host: str = "127.0.0.1"
-    grpc_port: int = 50051
-    http_port: int = 8080
-    http_workers: int = 2
-    seal_keys: str = ""
-    require_sealed: bool = False
+    host: str = _field(_host, default="127.0.0.1")
+    grpc_port: int = _field(_port, default=50051)
+    http_port: int = _field(_port, default=8080)
+    grpc_workers: int = _field(_whole(1), default_factory=_cores_default)
+    http_workers: int = _field(_whole(1), default_factory=_http_workers_default)
+    http_threads: int = _field(_whole(1), default=16)
+    http_max_connections: int = _field(_whole(1), default=1000)
+    http_idle_timeout: float = _field(_seconds(0, inclusive=False), default=5.0)
+    http_request_timeout: float = _field(_seconds(0, inclusive=False), default=10.0)
+    grpc_max_calls: int = _field(_whole(1), default=64)
+    max_request_bytes: int = _field(_whole(1024, _MAX_BYTES), default=1024 * 1024)
+    grace: float = _field(_seconds(0, inclusive=True), default=10.0)
+    drain_delay: float = _field(_seconds(0, inclusive=True), default=0.0)
+    seal_keys: str = _field(_text, default="")
+    require_sealed: bool = _field(_flag, default=False)
+
+    @staticmethod
+    def flag(name: str) -> str:
+        """``grpc_port`` -> ``--grpc-port``."""
+        return "--" + name.replace("_", "-")
+
+    @staticmethod
+    def variable(name: str) -> str:
+        """``grpc_port`` -> ``DOMINO_RULES_GRPC_PORT``."""
+        return ENV_PREFIX + name.upper()
+
+    @classmethod
+    def label(cls, name: str) -> str:
+        """How messages name a setting: ``--grpc-port / DOMINO_RULES_GRPC_PORT``."""
+        return f"{cls.flag(name)} / {cls.variable(name)}"
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        """Settings from ``env`` (default ``os.environ``); ``ValueError`` says what is wrong."""
+        """Settings from ``env`` (default ``os.environ``); :class:`SettingError` says what
+        is wrong."""
+        return cls.load(env=env)
+
+    @classmethod
+    def load(
+        cls, flags: Mapping[str, object] | None = None, env: Mapping[str, str] | None = None
+    ) -> Settings:
+        """Settings from ``flags`` (setting name -> text, ``None`` = not given; a bool for
+        ``require_sealed``) over ``env`` (default ``os.environ``) over the defaults."""
         env = os.environ if env is None else env
-        settings = cls(
-            host=env.get("DOMINO_RULES_HOST", cls.host),
-            grpc_port=_port(
-                "DOMINO_RULES_GRPC_PORT", env.get("DOMINO_RULES_GRPC_PORT", str(cls.grpc_port))
-            ),
-            http_port=_port(
-                "DOMINO_RULES_HTTP_PORT", env.get("DOMINO_RULES_HTTP_PORT", str(cls.http_port))
-            ),
-            http_workers=int(env.get("DOMINO_RULES_HTTP_WORKERS", str(cls.http_workers))),
-            seal_keys=env.get("DOMINO_RULES_SEAL_KEYS", ""),
-            require_sealed=_flag(
-                "DOMINO_RULES_REQUIRE_SEALED", env.get("DOMINO_RULES_REQUIRE_SEALED", "0")
-            ),
-        )
+        flags = flags or {}
+        values: dict[str, Any] = {}
+        for field in dataclasses.fields(cls):
+            parse = field.metadata["parse"]
+            label = cls.label(field.name)
+            if env.get(cls.variable(field.name), "") != "":  # checked even if a flag wins
+                values[field.name] = parse(label, env[cls.variable(field.name)])
+            given = flags.get(field.name)
+            if isinstance(given, bool):
+                values[field.name] = given
+            elif given is not None:
+                values[field.name] = parse(label, str(given))
+        settings = cls(**values)
         settings.tokens()  # fail now, with a clear message, on a bad key setting
         return settings
+
+    def to_env(self) -> dict[str, str]:
+        """The ``DOMINO_RULES_*`` variables that give these settings back."""
+        out = {}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            text = ("1" if value else "0") if isinstance(value, bool) else str(value)
+            out[self.variable(field.name)] = text
+        return out
 
     def tokens(self) -> TokenCodec:
         try:
             keys = KeyRing.parse(self.seal_keys) if self.seal_keys.strip() else None
         except ValueError as exc:
-            raise ValueError(f"DOMINO_RULES_SEAL_KEYS: {exc}") from None
-        return TokenCodec(keys, require_sealed=self.require_sealed)
+            raise SettingError(f"{self.label('seal_keys')}: {exc}") from None
+        try:
+            return TokenCodec(keys, require_sealed=self.require_sealed)
+        except ValueError as exc:
+            raise SettingError(f"{self.label('require_sealed')}: {exc}") from None
 
     def service(self) -> RulesService:
+        from .api import RulesService
+
         return RulesService(self.tokens())

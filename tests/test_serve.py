@@ -1,0 +1,258 @@
+"""How ``domino-rules serve`` runs its doors: a supervisor that never loads gRPC, gRPC
+processes sharing one port, a graceful stop, and many starts without a crash."""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures
+import contextlib
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from domino_rules.v1 import domino_rules_pb2 as pb
+from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
+
+from .served import Served, children, door_processes, serving, start
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="reads /proc; SO_REUSEPORT as Linux has it"
+)
+
+SERVICE = "domino_rules.v1.DominoRules"
+
+
+def _listening_sockets(port: int) -> int:
+    """How many sockets listen on TCP ``port`` on this machine."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as lines:
+                next(lines)
+                for line in lines:
+                    fields = line.split()
+                    if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":
+                        count += 1
+        except OSError:
+            continue
+    return count
+
+
+def _health(port: int, service: str) -> int:
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        answer = health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(service=service), timeout=10
+        )
+    return int(answer.status)
+
+
+def _http_status(url: str) -> tuple[int, dict[str, str]]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_the_supervisor_never_loads_grpc_nor_starts_a_thread() -> None:
+    """serve forks nothing after gRPC threads exist: it never has gRPC loaded, nor any
+    thread but its main one; each door runs in a process of its own."""
+    with serving("--grpc-workers", "2", "--http-workers", "1") as served:
+        pid = served.process.pid
+        with open(f"/proc/{pid}/maps") as maps:
+            assert "cygrpc" not in maps.read()
+        assert os.listdir(f"/proc/{pid}/task") == [str(pid)]
+        assert len(door_processes(served, "grpc")) == 2
+        assert len(door_processes(served, "rest")) == 1
+        assert served.stop()[0] == 0
+
+
+def test_grpc_processes_share_the_port() -> None:
+    """Each gRPC process listens on the one port (SO_REUSEPORT), port 0 included."""
+    with serving("--grpc-workers", "2", "--http-workers", "1") as served:
+        assert _listening_sockets(served.grpc_port) == 2
+        for _ in range(4):  # new connections, spread by the kernel: each is answered
+            assert _health(served.grpc_port, "") == health_pb2.HealthCheckResponse.SERVING
+        assert served.stop()[0] == 0
+
+
+def _worker_of_each(served: Served, client_ports: list[int]) -> list[int]:
+    """The gunicorn worker holding the server side of each connection (from /proc)."""
+    inodes = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                if int(fields[1].rsplit(":", 1)[1], 16) == served.http_port:
+                    inodes[int(fields[2].rsplit(":", 1)[1], 16)] = fields[9]
+    holder = {}
+    (gateway,) = door_processes(served, "rest")
+    for worker in children(gateway):
+        for fd in os.listdir(f"/proc/{worker}/fd"):
+            with contextlib.suppress(OSError):
+                holder[os.readlink(f"/proc/{worker}/fd/{fd}")] = worker
+    return [holder.get(f"socket:[{inodes.get(port)}]", 0) for port in client_ports]
+
+
+def test_rest_workers_share_a_burst_of_kept_alive_connections() -> None:
+    """16 connections opened at once spread over both workers, not all on one."""
+    with serving("--grpc-workers", "1", "--http-workers", "2") as served:
+        connections = [
+            http.client.HTTPConnection("127.0.0.1", served.http_port, timeout=30) for _ in range(16)
+        ]
+        for connection in connections:
+            connection.connect()
+        for connection in connections:  # each answered: each accepted by some worker
+            connection.request("GET", "/healthz")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200
+        workers = _worker_of_each(served, [c.sock.getsockname()[1] for c in connections])
+        for connection in connections:
+            connection.close()
+        counts = collections.Counter(workers)
+        assert 0 not in counts and len(counts) == 2, counts
+        assert max(counts.values()) <= 2 * min(counts.values()), counts
+
+
+def _call_until_refused(port: int, outcomes: list[str], sent_at: list[float]) -> None:
+    """NewGame calls back to back until one fails; records each outcome and the time
+    each succeeded call was answered."""
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = pb_grpc.DominoRulesStub(channel)  # type: ignore[no-untyped-call]
+        request = pb.NewGameRequest(ruleset="one_arm_joe", players=3, seed="stop")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                stub.NewGame(request, timeout=30)
+            except grpc.RpcError as error:
+                outcomes.append(error.code().name)
+                return
+            outcomes.append("OK")
+            sent_at.append(time.monotonic())
+
+
+def test_a_graceful_stop_drains_then_lets_calls_in_flight_finish() -> None:
+    """On SIGTERM: both gRPC health checks and /readyz say NOT_SERVING while calls are
+    still served (the drain delay), then new calls are refused, while the calls in flight
+    at that moment finish (no call is cancelled), and serve exits 0."""
+    with serving(
+        "--grpc-workers", "1", "--http-workers", "1", "--drain-delay", "3", "--grace", "10"
+    ) as served:
+        outcomes: list[list[str]] = [[] for _ in range(8)]
+        answered: list[list[float]] = [[] for _ in range(8)]
+        callers = [
+            threading.Thread(target=_call_until_refused, args=(served.grpc_port, o, a))
+            for o, a in zip(outcomes, answered, strict=True)
+        ]
+        for caller in callers:
+            caller.start()
+        time.sleep(0.5)
+        assert all(o and o[0] == "OK" for o in outcomes), outcomes
+        signalled = time.monotonic()
+        served.process.send_signal(signal.SIGTERM)
+        not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
+        while _health(served.grpc_port, "") != not_serving:  # within the drain delay
+            assert time.monotonic() < signalled + 2.5, "gRPC health still SERVING"
+            time.sleep(0.05)
+        assert _health(served.grpc_port, SERVICE) == not_serving
+        assert _http_status(f"{served.base}/readyz") == (503, {"status": "NOT_SERVING"})
+        assert _http_status(f"{served.base}/healthz") == (200, {"status": "SERVING"})
+        for caller in callers:
+            caller.join(timeout=60)
+        code, err = served.stop()
+    assert code == 0, err
+    for outcome, times in zip(outcomes, answered, strict=True):
+        # every caller was served after the signal (during the drain), and its last call,
+        # made once the server had stopped, was refused as UNAVAILABLE: never CANCELLED
+        assert any(t > signalled for t in times)
+        assert outcome[:-1] == ["OK"] * (len(outcome) - 1) and outcome[-1] == "UNAVAILABLE"
+    assert "Traceback" not in err
+
+
+def _serves(served: Served) -> bool:
+    return bool(_health(served.grpc_port, SERVICE) == health_pb2.HealthCheckResponse.SERVING)
+
+
+@pytest.mark.slow
+def test_a_grpc_process_that_dies_is_replaced() -> None:
+    with serving("--grpc-workers", "2", "--http-workers", "1") as served:
+        time.sleep(5.5)  # past the minimum lifetime: a process that dies sooner stops all
+        first, second = door_processes(served, "grpc")
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            now = door_processes(served, "grpc")
+            if len(now) == 2 and first not in now:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("no gRPC process replaced the one that died")
+        assert second in now and _serves(served)
+        assert served.stop()[0] == 0
+
+
+def test_serve_stops_with_status_1_if_the_gateway_dies() -> None:
+    with serving("--grpc-workers", "1", "--http-workers", "1") as served:
+        (gateway,) = door_processes(served, "rest")
+        os.kill(gateway, signal.SIGKILL)
+        try:
+            _, err = served.process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("serve did not stop after its gateway died") from None
+        assert served.process.returncode == 1
+        assert "the REST gateway exited" in err
+
+
+def _start_and_stop(attempt: int) -> None:
+    served = start("--grpc-workers", "1", "--http-workers", "1")
+    try:
+        code, err = served.stop()
+    finally:
+        served.kill()
+    assert code == 0, f"start {attempt}: exit status {code}\n{err}"
+    for sign in ("Traceback", "Abort", "epoll", "SIG"):
+        assert sign not in err, f"start {attempt}:\n{err}"
+
+
+@pytest.mark.slow
+def test_serve_starts_and_stops_50_times_without_a_crash() -> None:
+    """Start-up forks nothing after a gRPC thread exists: 50 starts (two at a time),
+    50 clean stops, nothing on stderr but the start-up warning."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for outcome in pool.map(_start_and_stop, range(50)):
+            assert outcome is None
+
+
+def test_the_gunicorn_internals_the_gateway_builds_on_are_there() -> None:
+    """GatewayWorker overrides parts of gunicorn's threaded worker: a gunicorn whose
+    worker lacks them must fail here, by name, not in production."""
+    from gunicorn.workers import gthread  # type: ignore[import-untyped, unused-ignore]
+
+    for name in (
+        "accept",
+        "enqueue_req",
+        "finish_request",
+        "handle",
+        "handle_request",
+        "murder_keepalived",
+        "murder_pending",
+        "set_accept_enabled",
+        "wait_for_and_dispatch_events",
+        "_cap_keepalive",
+        "_keepalive_after",
+    ):
+        assert callable(getattr(gthread.ThreadWorker, name, None)), name
+    assert callable(getattr(gthread.TConn, "init", None))
