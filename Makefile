@@ -11,14 +11,18 @@ serve: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
-# ruff (lint and format) and mypy --strict over the package, the tests and the benchmarks
+# ruff (lint and format) and mypy --strict over the package, the tests and the benchmarks;
+# buf lint of the contract and its breaking-change check against the released image
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/buf lint
+	$(BIN)/buf breaking --against proto/buf-image.binpb
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python proto/generate.py
+	$(BIN)/python proto/openapi.py
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py

@@ -31,7 +31,7 @@ import grpc
 from google.protobuf.message import DecodeError
 from google.rpc import code_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
 from .api import ApiError, RulesService, to_status
@@ -223,9 +223,7 @@ def build_door(
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    _add_reflection(server)
     try:
         port = server.add_insecure_port(address)
     except RuntimeError as exc:  # grpcio raises rather than return 0 on some failures
@@ -235,6 +233,25 @@ def build_door(
     door = GrpcDoor(server, port, health_servicer, gate)
     door.set_serving(True)
     return door
+
+
+#: Server reflection v1; grpcio-reflection implements v1alpha, whose messages are the same.
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
+def _add_reflection(server: grpc.Server) -> None:
+    """Server reflection under both names, v1 and v1alpha, so every tool finds it."""
+    names = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1)
+    servicer = reflection.ReflectionServicer(names)
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
+    v1 = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+    )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(REFLECTION_V1, {"ServerReflectionInfo": v1}),)
+    )
 
 
 def create_server(

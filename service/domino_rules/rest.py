@@ -30,6 +30,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2
 from werkzeug.exceptions import HTTPException
 
+from . import docs
 from .api import ApiError, RulesService, to_status
 from .settings import Settings
 from .v1 import domino_rules_pb2 as pb
@@ -240,6 +241,7 @@ def create_app(
     for name, verb, path, body in routes():
         view = _view(service, name, body, limit)
         app.add_url_rule(path, endpoint=name, view_func=view, methods=[verb])
+    docs.register(app)  # GET /openapi.json and the offline GET /docs
 
     @app.get("/healthz")
     def healthz() -> Response:
@@ -257,7 +259,11 @@ def create_app(
             exc.code or 500, (code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST")
         )
         error = ApiError(code, reason, exc.description or exc.name)
-        return _error_response(error, exc.code or 400, close=exc.code == 413)
+        response = _error_response(error, exc.code or 400, close=exc.code == 413)
+        valid = getattr(exc, "valid_methods", None)
+        if exc.code == 405 and valid:
+            response.headers["Allow"] = ", ".join(sorted(valid))  # RFC 9110: 405 names them
+        return response
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> Response:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
 
 from domino_rules import rest
 from domino_rules.v1 import domino_rules_pb2 as pb
@@ -19,16 +19,23 @@ def test_grpc_health(grpc_door: GrpcDoor) -> None:
         assert answer.status == health_pb2.HealthCheckResponse.SERVING
 
 
-def test_grpc_reflection_lists_the_service(grpc_door: GrpcDoor) -> None:
-    stub = reflection_pb2_grpc.ServerReflectionStub(grpc_door.channel)
+@pytest.mark.parametrize("version", ["v1", "v1alpha"])
+def test_grpc_reflection_lists_the_service(grpc_door: GrpcDoor, version: str) -> None:
+    """Both reflection services answer (tools such as grpcurl try v1 first)."""
+    call = grpc_door.channel.stream_stream(
+        f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo",
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+    )
     request = reflection_pb2.ServerReflectionRequest(list_services="")
-    answer = next(iter(stub.ServerReflectionInfo(iter([request]), timeout=10)))
+    answer = next(iter(call(iter([request]), timeout=10)))
     names = {s.name for s in answer.list_services_response.service}
-    assert "domino_rules.v1.DominoRules" in names and "grpc.health.v1.Health" in names
+    assert {"domino_rules.v1.DominoRules", "grpc.health.v1.Health"} <= names
+    assert f"grpc.reflection.{version}.ServerReflection" in names
     request = reflection_pb2.ServerReflectionRequest(
         file_containing_symbol="domino_rules.v1.DominoRules"
     )
-    answer = next(iter(stub.ServerReflectionInfo(iter([request]), timeout=10)))
+    answer = next(iter(call(iter([request]), timeout=10)))
     assert answer.file_descriptor_response.file_descriptor_proto
 
 

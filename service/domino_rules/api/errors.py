@@ -79,7 +79,7 @@ def from_rules_error(error: rules_errors.RulesError) -> ApiError:
     for cls, code, reason in _RULES_ERRORS:
         if isinstance(error, cls):
             return ApiError(code, reason, str(error))
-    return ApiError(code_pb2.INVALID_ARGUMENT, "INVALID_ARGUMENT", str(error))
+    return ApiError(code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST", str(error))
 
 
 def to_status(error: ApiError) -> status_pb2.Status:
