@@ -28,6 +28,7 @@ from domino_rules.tokens import FORMAT_VERSION, KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from .golden import tokens as golden
+from .support.playout import Step, hand_over, play_out
 
 GOLDEN: dict[str, list[dict[str, Any]]] = json.loads(golden.PATH.read_text(encoding="utf-8"))
 
@@ -132,6 +133,10 @@ LONG_MATCHES = {
 }
 
 
+def after_fifty_hands(match: rules.Match[Any, Any]) -> bool:
+    return match.hand_number > 50 or match.status is rules.Status.MATCH_OVER
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset_id", sorted(LONG_MATCHES))
 def test_a_sealed_token_stays_within_a_kibibyte_for_fifty_hands(ruleset_id: str) -> None:
@@ -143,23 +148,28 @@ def test_a_sealed_token_stays_within_a_kibibyte_for_fifty_hands(ruleset_id: str)
     service = RulesService(TokenCodec(KeyRing.parse(KeyRing.generate("2026a"))))
     match = ruleset.new_match(ruleset.make_options(options), players, new_seed())
     chooser = random.Random(ruleset_id)
-    largest, version = 0, 0
-    while match.hand_number <= 50 and match.status is not rules.Status.MATCH_OVER:
-        largest = max(largest, len(service.encode(Game(ruleset, match, "ab" * 12, version))))
-        match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
-        version += 1
+    sizes = [len(service.encode(Game(ruleset, match, "ab" * 12, 0)))]
+
+    def measure(step: Step) -> None:
+        sizes.append(len(service.encode(Game(ruleset, step.after, "ab" * 12, step.number))))
+
+    match = play_out(ruleset, match, chooser, until=after_fifty_hands, observe=measure)
+    largest = max(sizes)
     assert match.hand_number > 50 or match.status is rules.Status.MATCH_OVER
     assert len(match.history) >= 49
     assert largest <= 1024, largest
 
 
 def test_a_mid_hand_four_player_one_arm_joe_token_is_under_400_bytes() -> None:
-
     ruleset = rules.get("one_arm_joe")
     service = RulesService(TokenCodec(KeyRing.parse(KeyRing.generate("2026a"))))
     chooser = random.Random(4)
+    sizes: list[int] = []
+
+    def measure(step: Step) -> None:
+        sizes.append(len(service.encode(Game(ruleset, step.before, "ab" * 12, 999))))
+
     for _ in range(20):
         match = ruleset.new_match(ruleset.make_options({}), 4, new_seed())
-        while match.status is rules.Status.IN_PROGRESS:
-            assert len(service.encode(Game(ruleset, match, "ab" * 12, 999))) <= 400
-            match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
+        play_out(ruleset, match, chooser, until=hand_over, observe=measure)
+    assert len(sizes) > 100 and max(sizes) <= 400

@@ -28,6 +28,8 @@ from domino_rules.rules import Match, Status, Tile
 from domino_rules.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
+from ..support.playout import Step, play_out
+
 #: Mutations per ruleset (each one sent to five RPCs, sealed or unsealed).
 MUTATIONS = 1500
 #: What a refused state or move may answer.
@@ -49,10 +51,12 @@ def reachable_states(ruleset_id: str, matches: int) -> list[Match[Any, Any]]:
         low, high = ruleset.player_range(options)
         match = ruleset.new_match(options, chooser.randint(low, min(high, 5)), f"forge-{n}")
         found.append(match)
-        while match.status is not Status.MATCH_OVER:
-            match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
-            if chooser.random() < 0.08 or match.status is not Status.IN_PROGRESS:
-                found.append(match)
+
+        def keep(step: Step) -> None:
+            if chooser.random() < 0.08 or step.after.status is not Status.IN_PROGRESS:
+                found.append(step.after)
+
+        play_out(ruleset, match, chooser, observe=keep)
     return found
 
 

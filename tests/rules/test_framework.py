@@ -49,6 +49,7 @@ from domino_rules.rules.throw_up import ThrowUpHandState
 from domino_rules.rules.tiu_u import TiuUHandState
 from domino_rules.rules.tsair_deng import TsairDengHandState
 
+from ..support.playout import hand_over, play_out
 from .positions import dealt
 
 RULESETS = [r.id for r in rules.all_rulesets()]
@@ -84,10 +85,9 @@ def random_match(
     options = random_options(ruleset, chooser)
     low, high = ruleset.player_range(options)
     match = ruleset.new_match(options, chooser.randint(low, min(high, 6)), seed)
-    yield match
-    while match.status is not Status.MATCH_OVER:
-        match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
-        yield match
+    states = [match]
+    play_out(ruleset, match, chooser, observe=lambda step: states.append(step.after))
+    yield from states
 
 
 def sample_states(ruleset_id: str, matches: int, rate: float = 0.1) -> list[Match[Any, Any]]:
@@ -683,8 +683,7 @@ def test_a_match_ends_at_max_hands(ruleset_id: str) -> None:
     options = random_options(ruleset, chooser)
     match = ruleset.new_match(options, 2, "last hand")
     match = dataclasses.replace(match, hand_number=MAX_HANDS)
-    while match.status is Status.IN_PROGRESS:
-        match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
+    match = play_out(ruleset, match, chooser, until=hand_over)
     assert match.status is Status.MATCH_OVER
 
 

@@ -29,6 +29,7 @@ from domino_rules.rules import (
 from domino_rules.rules.one_arm_joe import OneArmJoeHandState, OneArmJoeOptions
 from domino_rules.rules.tiles import double_n
 
+from ..support.playout import play_out
 from .positions import dealt, hand, order_of
 from .positions import one_arm_joe as position
 
@@ -467,10 +468,8 @@ def test_same_seed_same_game() -> None:
 
     def run(seed: str) -> list[OAJ]:
         match: OAJ = R.new_match(R.make_options({}), 4, seed)
-        chooser, seen = random.Random(7), []
-        while match.status is not Status.MATCH_OVER:
-            match, _ = R.apply(match, chooser.choice(R.legal_moves(match)))
-            seen.append(match)
+        seen: list[OAJ] = []
+        play_out(R, match, random.Random(7), observe=lambda step: seen.append(step.after))
         return seen
 
     assert run("same") == run("same")

@@ -29,6 +29,7 @@ from domino_rules.rules.tiu_u import (
     TiuUTable,
 )
 
+from ..support.playout import Step, play_out
 from .positions import dealt, order_of, tiles
 from .positions import tile as T
 from .positions import tiu_u as position
@@ -497,30 +498,32 @@ def test_random_matches_conserve_tiles_and_finish(
         seed = f"random-{players}-{may_decline}-{red_sixes.value}-{game}"
         pick = random.Random(seed)
         match = RULES.new_match(options, players, seed)
-        moves = 0
-        while match.status is not Status.MATCH_OVER:
-            assert sorted(RULES.all_tiles(match.hand_state)) == full
-            legal = RULES.legal_moves(match)
+
+        def check(step: Step) -> None:
+            before, legal = step.before, step.legal
+            assert sorted(RULES.all_tiles(before.hand_state)) == full
             assert legal and len(set(legal)) == len(legal)
-            if match.status is Status.IN_PROGRESS:
-                seat = RULES.to_act(match)
-                view = RULES.view(match, seat)
+            if before.status is Status.IN_PROGRESS:
+                seat = RULES.to_act(before)
+                assert seat is not None
+                view = RULES.view(before, seat)
                 assert view.legal_moves == legal
-                assert view.hand == match.hand_state.hands[seat]
+                assert view.hand == before.hand_state.hands[seat]
                 assert isinstance(view.table, TiuUTable)
                 assert all(isinstance(c, Catch) for c in view.table.catches)
                 for move in legal:
                     if move.kind is CAPTURE or move.kind is PILE:
-                        assert move.tile in match.hand_state.hands[seat]
-            old, before = match, repr(match)
-            match, events = RULES.apply(match, pick.choice(legal))
-            assert repr(old) == before  # apply never changes the state passed in
-            public = _public(match.hand_state)
-            for event in (e.for_seat(None) for e in events):
+                        assert move.tile in before.hand_state.hands[seat]
+            public = _public(step.after.hand_state)
+            for event in (e.for_seat(None) for e in step.events):
                 shown = [t for t in (event.tile, event.target, *event.tiles) if t is not None]
                 assert all(t in public for t in shown), event
-            moves += 1
-            assert moves < 500
+
+        # apply never changes the state passed in: the repr before and after the playout
+        before = repr(match)
+        start = match
+        match = play_out(RULES, match, pick, observe=check, max_moves=500)
+        assert repr(start) == before
         assert len(match.history) == 2
         score = RULES.score(match)
         assert score.settlement is not None and sum(score.settlement) == 0

@@ -26,6 +26,7 @@ from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile
 from domino_rules.rules.tsair_deng import TileSet, TsairDengHandState, TsairDengOptions
 
+from ..support.playout import Step, hand_over, play_out
 from . import positions
 from .positions import hand as ts
 from .positions import tile as t
@@ -499,11 +500,9 @@ def test_td7_every_seat_takes_one_turn_per_tile(players: int) -> None:
     chooser = random.Random(players)
     match = RULES.new_match(options(), players, f"turns-{players}")
     size, leader = len(match.hand_state.hands[0]), match.hand_state.leader
-    seats = []
-    while match.status is Status.IN_PROGRESS:
-        move = chooser.choice(RULES.legal_moves(match))
-        seats.append(move.seat)
-        match, _ = RULES.apply(match, move)
+    seats: list[int] = []
+    observe = lambda step: seats.append(step.move.seat)  # noqa: E731
+    match = play_out(RULES, match, chooser, until=hand_over, observe=observe)
     assert seats == [(leader + i) % players for i in range(players * size)]
     assert match.status is Status.HAND_OVER
 
@@ -828,20 +827,17 @@ def test_random_matches_reach_match_over(
     for players in (2, 3, 4):
         chooser = random.Random(f"{tile_set}/{must_play}/{target}/{players}")
         match = RULES.new_match(opts, players, f"random-{tile_set}-{must_play}-{players}")
-        moves = 0
-        while match.status is not Status.MATCH_OVER:
-            assert Counter(RULES.all_tiles(match.hand_state)) == full
-            legal = RULES.legal_moves(match)
+
+        def check(step: Step) -> None:
+            before, match = step.before, step.after
+            assert Counter(RULES.all_tiles(before.hand_state)) == full
             if (
                 must_play
-                and match.status is Status.IN_PROGRESS
-                and match.hand_state.open_pip is not None
+                and before.status is Status.IN_PROGRESS
+                and before.hand_state.open_pip is not None
             ):
-                kinds = {m.kind for m in legal}
+                kinds = {m.kind for m in step.legal}
                 assert len(kinds) == 1  # plays only, or discards only
-            move = chooser.choice(legal)
-            before = match
-            match, _ = RULES.apply(match, move)
             assert (
                 before.status is not Status.IN_PROGRESS or before.hand_state is not match.hand_state
             )
@@ -853,8 +849,8 @@ def test_random_matches_reach_match_over(
                 clean = any(not d for d in match.hand_state.discards)
                 assert result.points == tuple((2 if clean else 1) * c for c in result.counts)
                 assert result.points[result.winners[0]] == min(result.points)
-            moves += 1
-            assert moves < 5000
+
+        match = play_out(RULES, match, chooser, observe=check, max_moves=5000)
         assert Counter(RULES.all_tiles(match.hand_state)) == full
         totals = RULES.totals(match)
         if target:
