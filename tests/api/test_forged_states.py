@@ -12,6 +12,7 @@ internal error, and never a crash of a rule on a state the checks let through.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import enum
 import random
@@ -29,6 +30,7 @@ from domino_rules.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from ..support.playout import Step, play_out
+from .doors import CallError, Door
 
 #: Mutations per ruleset (each one sent to five RPCs, sealed or unsealed).
 MUTATIONS = 1500
@@ -218,6 +220,37 @@ def test_forged_states_get_an_answer_or_bad_state_token(ruleset_id: str) -> None
     assert outcomes.get("BAD_STATE_TOKEN", 0) > MUTATIONS // 2, outcomes
     assert outcomes.get("answered", 0) > 0, outcomes
     assert sent >= 4 * MUTATIONS, outcomes
+
+
+#: Forged tokens per ruleset sent through each real door.
+THROUGH_DOORS = 150
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", [r.id for r in rules.all_rulesets()])
+def test_forged_tokens_through_the_doors_get_200_or_400(door: Door, ruleset_id: str) -> None:
+    """The same forgeries over the wire (unsealed, as ``make serve`` runs): REST answers
+    200 or 400 with a documented reason, gRPC OK or INVALID_ARGUMENT/FAILED_PRECONDITION."""
+    ruleset = rules.get(ruleset_id)
+    states = reachable_states(ruleset_id, 4)
+    chooser = random.Random(f"door-{ruleset_id}")
+    refused = 0
+    for _ in range(THROUGH_DOORS):
+        match = chooser.choice(states)
+        game = mutate(codec.Game(ruleset, match, "0123456789abcdef01234567", 5), chooser)
+        token = _encode(PLAIN, game)
+        if token is None:
+            continue
+        body = {"state": base64.b64encode(token).decode(), "seat": 0}
+        for method in ("GetView", "GetLegalMoves", "GetScore"):
+            try:
+                door.call(method, body if method != "GetScore" else {"state": body["state"]})
+            except CallError as error:
+                assert error.reason in REFUSALS, (method, error)
+                assert error.code in {"INVALID_ARGUMENT", "FAILED_PRECONDITION"}, error
+                assert error.http_status in (None, 400), error
+                refused += 1
+    assert refused > THROUGH_DOORS // 2
 
 
 def test_the_reported_forgeries_are_refused() -> None:
