@@ -24,7 +24,7 @@ int                 zigzag varint
 bool                the mask bit alone (present = true)
 str                 varint ``(len << 1) | packed``; lowercase hex of even length
                     (server-chosen seeds) packs two digits a byte, else UTF-8
-enum                varint: the member's position (enums are append-only)
+enum                one byte: the member's position (enums are append-only)
 Tile                one byte, :attr:`Tile.code`
 tuple[Tile, ...]    varint count, then one byte per tile
 tuple[int, ...]     varint ``(count << 2) | mode``, then the items: mode 0 zigzag
@@ -52,6 +52,7 @@ import dataclasses
 import enum
 import functools
 import hashlib
+import re
 import types
 import typing
 import zlib
@@ -184,8 +185,11 @@ def _read_svarint(data: bytes, pos: int) -> tuple[int, int]:
     return (n >> 1) if not n & 1 else -((n + 1) >> 1), pos
 
 
+_HEX = re.compile(r"(?:[0-9a-f]{2})+")
+
+
 def _str(out: bytearray, text: str) -> None:
-    if len(text) % 2 == 0 and text and all(c in "0123456789abcdef" for c in text):
+    if len(text) % 2 == 0 and _HEX.fullmatch(text):
         raw = bytes.fromhex(text)
         _uvarint(out, (len(raw) << 1) | 1)
     else:
@@ -280,13 +284,6 @@ def _read_tile(data: bytes, pos: int) -> tuple[Tile, int]:
         raise PackError("a tile code is out of range") from None
 
 
-def _read_enum(members: tuple[Any, ...], data: bytes, pos: int) -> tuple[Any, int]:
-    i, pos = _read_uvarint(data, pos)
-    if i >= len(members):
-        raise PackError("an enum value is out of range")
-    return members[i], pos
-
-
 # =========================================================================== compiled layouts
 
 _Packer = Callable[[bytearray, Any], None]
@@ -309,8 +306,8 @@ class _Compiler:
             "_rints": _read_ints,
             "_rtiles": _read_tiles,
             "_rtile": _read_tile,
-            "_renum": _read_enum,
             "PackError": PackError,
+            "BY_CODE": _BY_CODE,
         }
         self.done: dict[Any, str] = {}
         self.sources: list[str] = []
@@ -337,7 +334,12 @@ class _Compiler:
                 *("    " + line for line in self.pack_value(inner, v)),
             ]
         if hint is int:
-            return [f"_svarint(out, {v})"]
+            z = self.name("z")
+            return [  # zigzag, one byte inline for small numbers
+                f"{z} = ({v} << 1) if {v} >= 0 else ((-{v} << 1) - 1)",
+                f"if {z} < 128: out.append({z})",
+                f"else: _uvarint(out, {z})",
+            ]
         if hint is bool:
             return [f"out.append(1 if {v} else 0)"]
         if hint is str:
@@ -345,12 +347,18 @@ class _Compiler:
         if hint is Tile:
             return [f"out.append({v}.code)"]
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            if len(hint) >= 128:
+                raise TypeError(f"{hint.__name__} has too many members to pack in a byte")
             index = self.const({m: i for i, m in enumerate(hint)}, "IDX")
-            return [f"_uvarint(out, {index}[{v}])"]
+            return [f"out.append({index}[{v}])"]
         if typing.get_origin(hint) is tuple:
             item = _item(hint)
             if item is Tile:
-                return [f"_tiles(out, {v})"]
+                return [
+                    f"if len({v}) < 128: out.append(len({v}))",
+                    f"else: _uvarint(out, len({v}))",
+                    f"out += bytes([t.code for t in {v}])",
+                ]
             if item is int:
                 return [f"_ints(out, {v})"]
             x = self.name("x")
@@ -374,7 +382,11 @@ class _Compiler:
                 "else: raise PackError('a presence flag is not 0 or 1')",
             ]
         if hint is int:
-            return [f"{x}, pos = _rs(data, pos)"]
+            return [  # one byte inline for small numbers (an IndexError is a truncation)
+                "b = data[pos]",
+                f"if b < 128: {x} = (b >> 1) ^ -(b & 1); pos += 1",
+                f"else: {x}, pos = _rs(data, pos)",
+            ]
         if hint is bool:
             return [
                 "if pos >= len(data): raise PackError('the state is truncated')",
@@ -386,16 +398,27 @@ class _Compiler:
             return [f"{x}, pos = _rtile(data, pos)"]
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             members = self.const(tuple(hint), "MEMBERS")
-            return [f"{x}, pos = _renum({members}, data, pos)"]
+            return [  # enums have fewer than 128 members: one byte
+                f"{x} = {members}[data[pos]]; pos += 1",
+            ]
         if typing.get_origin(hint) is tuple:
             item = _item(hint)
             if item is Tile:
-                return [f"{x}, pos = _rtiles(data, pos)"]
+                return [
+                    "n = data[pos]",
+                    "if n < 128: pos += 1",
+                    "else: n, pos = _ru(data, pos)",
+                    "end = pos + n",
+                    "if end > len(data): raise PackError('the state is truncated')",
+                    f"{x} = tuple([BY_CODE[c] for c in data[pos:end]]); pos = end",
+                ]
             if item is int:
                 return [f"{x}, pos = _rints(data, pos)"]
             n, items, y = self.name("n"), self.name("items"), self.name("y")
             return [
-                f"{n}, pos = _ru(data, pos)",
+                f"{n} = data[pos]",
+                f"if {n} < 128: pos += 1",
+                f"else: {n}, pos = _ru(data, pos)",
                 f"if {n} > len(data) - pos: raise PackError('the state is truncated')",
                 f"{items} = []",
                 f"for _ in range({n}):",
@@ -438,11 +461,21 @@ class _Compiler:
                 f"    if mask & {1 << i}:",
                 *("        " + s for s in self.pack_value(hint, v)),
             ]
-        pack += ["    _uvarint(out, mask)", *body, "    return None"]
+        pack += [
+            "    if mask < 128: out.append(mask)",
+            "    else: _uvarint(out, mask)",
+            *body,
+            "    return None",
+        ]
         self.sources.append("\n".join(pack))
 
         cls_name = self.const(cls, "CLS")
-        unpack = [f"def un{fn}(data, pos):", "    mask, pos = _ru(data, pos)"]
+        unpack = [
+            f"def un{fn}(data, pos):",
+            "    mask = data[pos]",
+            "    if mask < 128: pos += 1",
+            "    else: mask, pos = _ru(data, pos)",
+        ]
         unpack.append(
             f"    if mask >> {len(fields)}: raise PackError('unknown fields are present')"
         )
