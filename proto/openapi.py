@@ -101,9 +101,16 @@ REASONS: tuple[Reason, ...] = (
         "ILLEGAL_MOVE",
         "FAILED_PRECONDITION",
         400,
-        "the move is not one of the legal moves (the message lists them)",
+        "the move is not one of the legal moves (the message names the kinds of move that "
+        "are legal, never a tile of a hand)",
     ),
     Reason("GAME_OVER", "FAILED_PRECONDITION", 400, "the match is over"),
+    Reason(
+        "BAD_PLAYOUTS",
+        "INVALID_ARGUMENT",
+        400,
+        "a `playouts` budget for `SuggestMove` below 1 or over the ruleset's `max_playouts`",
+    ),
     Reason(
         "STALE_STATE",
         "ABORTED",
@@ -148,6 +155,15 @@ RPC_REASONS: dict[str, tuple[str, ...]] = {
     ),
     "GetScore": (*_BODY, "BAD_STATE_TOKEN"),
     "GetView": (*_BODY, "BAD_STATE_TOKEN", "BAD_SEAT"),
+    "SuggestMove": (
+        *_BODY,
+        "BAD_STATE_TOKEN",
+        "BAD_SEAT",
+        "BAD_SEED",
+        "BAD_PLAYOUTS",
+        "NOT_YOUR_TURN",
+        "GAME_OVER",
+    ),
 }
 
 #: Answers of the HTTP server itself, before any route runs (gunicorn's request parser
@@ -180,6 +196,7 @@ REQUIRED_IN_REQUESTS: dict[str, dict[str, str]] = {
     "ApplyMoveRequest": {"state": "BAD_STATE_TOKEN", "move": "MALFORMED_REQUEST"},
     "GetScoreRequest": {"state": "BAD_STATE_TOKEN"},
     "GetViewRequest": {"state": "BAD_STATE_TOKEN"},
+    "SuggestMoveRequest": {"state": "BAD_STATE_TOKEN"},
     "Move": {"kind": "MALFORMED_REQUEST"},
 }
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from . import packing
+from . import bots, packing
 from .rules import (
     End,
     Event,
@@ -38,10 +38,13 @@ from .rules.errors import OptionsError
 from .v1 import domino_rules_pb2 as pb
 
 __all__ = [
+    "BOT_LEVELS",
+    "MAX_PLAYOUTS",
     "NOT_IN_MESSAGES",
     "ContractError",
     "Game",
     "StateDecodeError",
+    "bot_level_from_pb",
     "decode_game",
     "encode_game",
     "event_to_pb",
@@ -52,6 +55,7 @@ __all__ = [
     "ruleset_to_pb",
     "score_to_pb",
     "status_to_pb",
+    "suggestion_to_pb",
     "tile_from_pb",
     "tile_to_pb",
     "view_to_pb",
@@ -224,7 +228,48 @@ def ruleset_to_pb(ruleset: Ruleset[Any, Any]) -> pb.RulesetInfo:
             option.min = spec.minimum
         if spec.maximum is not None:
             option.max = spec.maximum
+    for level, text in BOT_LEVELS.items():
+        info.bots.add(
+            level=pb.BotLevel.Value(level.name),
+            description=text,
+            default_playouts=bots.DEFAULT_PLAYOUTS if level is bots.Level.STRONG else 0,
+            max_playouts=MAX_PLAYOUTS if level is bots.Level.STRONG else 0,
+        )
     return info
+
+
+#: What each bot level does, as the catalogue says it (each ruleset module of
+#: ``domino_rules.bots`` documents its sampling and its GREEDY heuristic).
+BOT_LEVELS = {
+    bots.Level.RANDOM: "a uniform legal move",
+    bots.Level.GREEDY: "the ruleset's heuristic, one move deep (shed heavy tiles, keep "
+    "suits varied, take the biggest fish, lay the most tiles)",
+    bots.Level.STRONG: "Monte Carlo search: each candidate move played out on worlds "
+    "dealt at random consistently with what the seat sees; the move with the best "
+    "expected share of the win",
+}
+#: The largest STRONG budget a request may ask for: it bounds the work of one request.
+MAX_PLAYOUTS = min(bots.MAX_PLAYOUTS, 2_000)
+
+
+def bot_level_from_pb(level: int) -> Any:
+    """The bot level of a request; UNSPECIFIED is STRONG; ``ValueError`` for a number
+    that is no level."""
+    if level == pb.BOT_LEVEL_UNSPECIFIED:
+        return bots.Level.STRONG
+    try:
+        return bots.Level[pb.BotLevel.Name(level)]
+    except (ValueError, KeyError):
+        raise ValueError(f"level {level} is not RANDOM, GREEDY or STRONG") from None
+
+
+def suggestion_to_pb(suggestion: Any) -> pb.SuggestMoveResponse:
+    message = pb.SuggestMoveResponse(move=move_to_pb(suggestion.move))
+    for estimate in suggestion.estimates:
+        message.estimates.add(
+            move=move_to_pb(estimate.move), value=estimate.value, playouts=estimate.playouts
+        )
+    return message
 
 
 def view_to_pb(ruleset_id: str, view: View) -> pb.GetViewResponse:

@@ -47,6 +47,7 @@ def test_routes_come_from_the_annotations() -> None:
         ("POST", "/v1/games:applyMove"),
         ("POST", "/v1/games:score"),
         ("POST", "/v1/games:view"),
+        ("POST", "/v1/games:suggestMove"),
     }
     assert len(rest.routes()) == len(pb.DESCRIPTOR.services_by_name["DominoRules"].methods)
 

@@ -46,6 +46,7 @@ REASONS = {
     "ILLEGAL_MOVE",
     "GAME_OVER",
     "STALE_STATE",
+    "BAD_PLAYOUTS",
     "REQUEST_TOO_LARGE",
     "NOT_FOUND",
     "METHOD_NOT_ALLOWED",
@@ -185,6 +186,8 @@ def _pool(door: Any) -> dict[str, list[dict[str, Any]]]:
                 pool["GetView"].append({"state": state, "seat": step % low})
                 pool["GetScore"].append({"state": state})
                 pool["GetLegalMoves"].append({"state": state, "seat": 0})
+                # a small budget: the fuzz is about the door, not the bot's strength
+                pool["SuggestMove"].append({"state": state, "level": "RANDOM", "playouts": 2})
             if not legal["moves"]:
                 break
             move = chooser.choice(legal["moves"])

@@ -136,6 +136,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games:suggestMove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A move for the seat to act, chosen by a bot that sees only what that seat sees.
+         * @description A move for the seat to act, chosen by a bot that sees only what that seat sees.
+         *
+         *     gRPC: `domino_rules.v1.DominoRules/SuggestMove`.
+         */
+        post: operations["SuggestMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -360,6 +382,22 @@ export interface components {
             options: components["schemas"]["OptionInfo"][];
             source: string;
             description: string;
+            /** @description the levels SuggestMove plays */
+            bots: components["schemas"]["BotInfo"][];
+        };
+        BotInfo: {
+            level: components["schemas"]["BotLevel"];
+            description: string;
+            /**
+             * Format: int32
+             * @description STRONG: playouts when the request names none
+             */
+            default_playouts: number;
+            /**
+             * Format: int32
+             * @description STRONG: the most a request may ask for
+             */
+            max_playouts: number;
         };
         OptionInfo: {
             name: string;
@@ -660,6 +698,45 @@ export interface components {
              */
             right: number;
         };
+        SuggestMoveRequest: {
+            /** @description Required: omitted, the request is refused (`BAD_STATE_TOKEN`). */
+            state: string;
+            /**
+             * Format: int32
+             * @description must be the seat to act (omitted: the seat to act) Optional: may be omitted.
+             */
+            seat?: number;
+            /** @description omitted: STRONG */
+            level?: components["schemas"]["BotLevel"];
+            /** @description the bot's own randomness (omitted: derived from the view) Optional: may be omitted. */
+            seed?: string;
+            /**
+             * Format: int32
+             * @description STRONG's budget (omitted: the default) Optional: may be omitted.
+             */
+            playouts?: number;
+        };
+        MoveEstimate: {
+            move?: components["schemas"]["Move"];
+            /** @description the move's expected share of the win, 0..1 */
+            value: number | ("NaN" | "Infinity" | "-Infinity");
+            /**
+             * Format: int32
+             * @description playouts spent on it
+             */
+            playouts: number;
+        };
+        SuggestMoveResponse: {
+            /** @description a legal move: send it back unchanged */
+            move?: components["schemas"]["Move"];
+            /** @description STRONG: every legal move, best first */
+            estimates: components["schemas"]["MoveEstimate"][];
+            level: components["schemas"]["BotLevel"];
+            /** Format: int32 */
+            seat: number;
+            version: number;
+            game_id: string;
+        };
         /**
          * @description - `MOVE_KIND_UNSPECIFIED`
          *     - `PLAY`
@@ -702,6 +779,16 @@ export interface components {
          * @enum {string}
          */
         HandEnd: "HAND_END_UNSPECIFIED" | "DOMINOED" | "BLOCKED" | "IDLE_ROUNDS" | "WOODPILE_EXHAUSTED" | "ALL_TILES_PLACED";
+        /**
+         * @description How strong a bot plays.
+         *
+         *     - `BOT_LEVEL_UNSPECIFIED`: STRONG
+         *     - `RANDOM`: a uniform legal move
+         *     - `GREEDY`: the ruleset's heuristic, one move deep
+         *     - `STRONG`: Monte Carlo search over worlds consistent with the seat's view
+         * @enum {string}
+         */
+        BotLevel: "BOT_LEVEL_UNSPECIFIED" | "RANDOM" | "GREEDY" | "STRONG";
         /**
          * @description - `KIND_UNSPECIFIED`
          *     - `DEAL`: a hand was dealt: count = tiles per seat
@@ -785,8 +872,9 @@ export interface components {
          *     - `BAD_SEAT` (INVALID_ARGUMENT, HTTP 400): a seat that is not at the table
          *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT, HTTP 400): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
          *     - `NOT_YOUR_TURN` (FAILED_PRECONDITION, HTTP 400): the move's seat is not the seat to act
-         *     - `ILLEGAL_MOVE` (FAILED_PRECONDITION, HTTP 400): the move is not one of the legal moves (the message lists them)
+         *     - `ILLEGAL_MOVE` (FAILED_PRECONDITION, HTTP 400): the move is not one of the legal moves (the message names the kinds of move that are legal, never a tile of a hand)
          *     - `GAME_OVER` (FAILED_PRECONDITION, HTTP 400): the match is over
+         *     - `BAD_PLAYOUTS` (INVALID_ARGUMENT, HTTP 400): a `playouts` budget for `SuggestMove` below 1 or over the ruleset's `max_playouts`
          *     - `STALE_STATE` (ABORTED, HTTP 409): `expected_version` differs from the state's version (`metadata.version` holds it)
          *     - `REQUEST_TIMEOUT` (DEADLINE_EXCEEDED, HTTP 408): the request body was not received in time
          *     - `REQUEST_TOO_LARGE` (RESOURCE_EXHAUSTED, HTTP 413): a request body over 1 MiB
@@ -796,7 +884,7 @@ export interface components {
          *     - `INTERNAL` (INTERNAL, HTTP 500): a bug, reported without details; no input should cause it
          * @enum {string}
          */
-        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "STALE_STATE" | "REQUEST_TIMEOUT" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "INTERNAL";
+        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "BAD_PLAYOUTS" | "STALE_STATE" | "REQUEST_TIMEOUT" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "INTERNAL";
     };
     responses: {
         /** @description `MALFORMED_REQUEST`: the request is not valid HTTP (request line, header, chunk) */
@@ -1131,7 +1219,7 @@ export interface operations {
              *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
              *     - `BAD_SEAT` (INVALID_ARGUMENT): a seat that is not at the table
              *     - `NOT_YOUR_TURN` (FAILED_PRECONDITION): the move's seat is not the seat to act
-             *     - `ILLEGAL_MOVE` (FAILED_PRECONDITION): the move is not one of the legal moves (the message lists them)
+             *     - `ILLEGAL_MOVE` (FAILED_PRECONDITION): the move is not one of the legal moves (the message names the kinds of move that are legal, never a tile of a hand)
              *     - `GAME_OVER` (FAILED_PRECONDITION): the match is over
              */
             400: {
@@ -1314,6 +1402,88 @@ export interface operations {
                     "application/json": components["schemas"]["google.rpc.Status"] & {
                         /** @enum {unknown} */
                         code?: 3;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `REQUEST_TIMEOUT` (DEADLINE_EXCEEDED): the request body was not received in time
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 4;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `REQUEST_TOO_LARGE` (RESOURCE_EXHAUSTED): a request body over 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 8;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    SuggestMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `SuggestMoveRequest` as proto3 JSON. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuggestMoveRequest"];
+            };
+        };
+        responses: {
+            /** @description `SuggestMoveResponse` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestMoveResponse"];
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `MALFORMED_REQUEST` (INVALID_ARGUMENT): JSON or protobuf that does not parse or does not fit the request (an unknown field, a wrong type, a number out of range); a missing move or move kind; a move whose fields do not fit its kind; a tile with `high < low` or pips past 18
+             *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
+             *     - `BAD_SEAT` (INVALID_ARGUMENT): a seat that is not at the table
+             *     - `BAD_SEED` (INVALID_ARGUMENT): a seed that is empty, over 128 characters, or holds control characters
+             *     - `BAD_PLAYOUTS` (INVALID_ARGUMENT): a `playouts` budget for `SuggestMove` below 1 or over the ruleset's `max_playouts`
+             *     - `NOT_YOUR_TURN` (FAILED_PRECONDITION): the move's seat is not the seat to act
+             *     - `GAME_OVER` (FAILED_PRECONDITION): the match is over
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 3 | 9;
                         details?: unknown;
                     };
                 };

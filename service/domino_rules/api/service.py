@@ -17,10 +17,10 @@ from typing import TypeVar
 
 from google.rpc import code_pb2
 
-from .. import codec, rules
+from .. import bots, codec, rules
 from ..codec import Game
 from ..rules import Status, rng
-from ..rules.errors import RulesError
+from ..rules.errors import GameOverError, NotYourTurnError, RulesError
 from ..tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
 from .errors import ApiError, from_rules_error
@@ -121,6 +121,43 @@ class RulesService:
         game = self.decode(request.state)
         seat = self._seat(game, request.seat) if request.HasField("seat") else None
         message = codec.view_to_pb(game.ruleset.id, game.ruleset.view(game.match, seat))
+        message.version = game.version
+        message.game_id = game.game_id
+        return message
+
+    def SuggestMove(self, request: pb.SuggestMoveRequest) -> pb.SuggestMoveResponse:
+        """A bot's move for the seat to act; the bot is given that seat's view only."""
+        game = self.decode(request.state)
+        match = game.match
+        if match.status is Status.MATCH_OVER:
+            raise from_rules_error(GameOverError("the match is over: there is no move to suggest"))
+        to_act = game.ruleset.to_act(match)
+        seat = self._seat(game, request.seat) if request.HasField("seat") else to_act
+        if seat != to_act:
+            raise from_rules_error(
+                NotYourTurnError(f"seat {to_act} is to act, not seat {seat}: ask for seat {to_act}")
+            )
+        try:
+            level = codec.bot_level_from_pb(request.level)
+        except ValueError as exc:
+            raise ApiError.malformed(str(exc)) from None
+        playouts = request.playouts if request.HasField("playouts") else None
+        if playouts is not None and not 1 <= playouts <= codec.MAX_PLAYOUTS:
+            raise ApiError.invalid(
+                "BAD_PLAYOUTS", f"playouts must be from 1 to {codec.MAX_PLAYOUTS}, not {playouts}"
+            )
+        seed = _check_seed(request.seed) if request.HasField("seed") else None
+        view = game.ruleset.view(match, seat)  # the bot sees what the seat sees, no more
+        try:
+            suggestion = bots.suggest(
+                game.ruleset, match.options, match.players, view, level, seed=seed,
+                playouts=playouts,
+            )  # fmt: skip
+        except bots.BotError as exc:
+            raise ApiError.invalid("BAD_PLAYOUTS", str(exc)) from None
+        message = codec.suggestion_to_pb(suggestion)
+        message.level = pb.BotLevel.Value(level.name)  # type: ignore[assignment]
+        message.seat = seat if seat is not None else 0
         message.version = game.version
         message.game_id = game.game_id
         return message

@@ -41,6 +41,13 @@ class HandEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     IDLE_ROUNDS: _ClassVar[HandEnd]
     WOODPILE_EXHAUSTED: _ClassVar[HandEnd]
     ALL_TILES_PLACED: _ClassVar[HandEnd]
+
+class BotLevel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BOT_LEVEL_UNSPECIFIED: _ClassVar[BotLevel]
+    RANDOM: _ClassVar[BotLevel]
+    GREEDY: _ClassVar[BotLevel]
+    STRONG: _ClassVar[BotLevel]
 MOVE_KIND_UNSPECIFIED: MoveKind
 PLAY: MoveKind
 DRAW: MoveKind
@@ -63,6 +70,10 @@ BLOCKED: HandEnd
 IDLE_ROUNDS: HandEnd
 WOODPILE_EXHAUSTED: HandEnd
 ALL_TILES_PLACED: HandEnd
+BOT_LEVEL_UNSPECIFIED: BotLevel
+RANDOM: BotLevel
+GREEDY: BotLevel
+STRONG: BotLevel
 
 class Tile(_message.Message):
     __slots__ = ("high", "low")
@@ -263,7 +274,7 @@ class ListRulesetsResponse(_message.Message):
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...
 
 class RulesetInfo(_message.Message):
-    __slots__ = ("id", "name", "min_players", "max_players", "players", "options", "source", "description")
+    __slots__ = ("id", "name", "min_players", "max_players", "players", "options", "source", "description", "bots")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -272,6 +283,7 @@ class RulesetInfo(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     min_players: int
@@ -280,7 +292,20 @@ class RulesetInfo(_message.Message):
     options: _containers.RepeatedCompositeFieldContainer[OptionInfo]
     source: str
     description: str
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., players: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., source: _Optional[str] = ..., description: _Optional[str] = ...) -> None: ...
+    bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., players: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., source: _Optional[str] = ..., description: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+
+class BotInfo(_message.Message):
+    __slots__ = ("level", "description", "default_playouts", "max_playouts")
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    MAX_PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    level: BotLevel
+    description: str
+    default_playouts: int
+    max_playouts: int
+    def __init__(self, level: _Optional[_Union[BotLevel, str]] = ..., description: _Optional[str] = ..., default_playouts: _Optional[int] = ..., max_playouts: _Optional[int] = ...) -> None: ...
 
 class OptionInfo(_message.Message):
     __slots__ = ("name", "type", "default", "allowed_values", "min", "max", "description")
@@ -566,3 +591,43 @@ class ThrowUpTable(_message.Message):
     idle_rounds: int
     pegs: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, line: _Optional[_Iterable[_Union[ThrowUpTable.LaidTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., qualifying: _Optional[_Iterable[int]] = ..., round: _Optional[int] = ..., leader: _Optional[int] = ..., idle_rounds: _Optional[int] = ..., pegs: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class SuggestMoveRequest(_message.Message):
+    __slots__ = ("state", "seat", "level", "seed", "playouts")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    state: bytes
+    seat: int
+    level: BotLevel
+    seed: str
+    playouts: int
+    def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ..., level: _Optional[_Union[BotLevel, str]] = ..., seed: _Optional[str] = ..., playouts: _Optional[int] = ...) -> None: ...
+
+class MoveEstimate(_message.Message):
+    __slots__ = ("move", "value", "playouts")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    PLAYOUTS_FIELD_NUMBER: _ClassVar[int]
+    move: Move
+    value: float
+    playouts: int
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., value: _Optional[float] = ..., playouts: _Optional[int] = ...) -> None: ...
+
+class SuggestMoveResponse(_message.Message):
+    __slots__ = ("move", "estimates", "level", "seat", "version", "game_id")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATES_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    move: Move
+    estimates: _containers.RepeatedCompositeFieldContainer[MoveEstimate]
+    level: BotLevel
+    seat: int
+    version: int
+    game_id: str
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., estimates: _Optional[_Iterable[_Union[MoveEstimate, _Mapping]]] = ..., level: _Optional[_Union[BotLevel, str]] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ...) -> None: ...

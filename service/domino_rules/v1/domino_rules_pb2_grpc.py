@@ -64,6 +64,11 @@ class DominoRulesStub:
                 request_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.GetViewRequest.SerializeToString,
                 response_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.GetViewResponse.FromString,
                 _registered_method=True)
+        self.SuggestMove = channel.unary_unary(
+                '/domino_rules.v1.DominoRules/SuggestMove',
+                request_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveRequest.SerializeToString,
+                response_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveResponse.FromString,
+                _registered_method=True)
 
 
 class DominoRulesServicer:
@@ -111,6 +116,13 @@ class DominoRulesServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SuggestMove(self, request, context):
+        """A move for the seat to act, chosen by a bot that sees only what that seat sees.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DominoRulesServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -143,6 +155,11 @@ def add_DominoRulesServicer_to_server(servicer, server):
                     servicer.GetView,
                     request_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.GetViewRequest.FromString,
                     response_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.GetViewResponse.SerializeToString,
+            ),
+            'SuggestMove': grpc.unary_unary_rpc_method_handler(
+                    servicer.SuggestMove,
+                    request_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveRequest.FromString,
+                    response_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -307,6 +324,33 @@ class DominoRules:
             '/domino_rules.v1.DominoRules/GetView',
             domino__rules_dot_v1_dot_domino__rules__pb2.GetViewRequest.SerializeToString,
             domino__rules_dot_v1_dot_domino__rules__pb2.GetViewResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SuggestMove(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/domino_rules.v1.DominoRules/SuggestMove',
+            domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveRequest.SerializeToString,
+            domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveResponse.FromString,
             options,
             channel_credentials,
             insecure,

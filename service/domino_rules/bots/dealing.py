@@ -1,0 +1,221 @@
+"""What every game's bot shares: the per-ruleset hooks, and dealing hidden tiles.
+
+A *game bot* (:class:`GameBot`, one per ruleset, in this package's game modules) knows
+three things about its game:
+
+* how to build a hand state that gives one seat exactly the view it has, with the tiles
+  that seat cannot see dealt at random among the places they may be
+  (:meth:`GameBot.deal_world`);
+* its GREEDY heuristic, as a function of what the seat to act sees
+  (:meth:`GameBot.greedy`);
+* the move a rollout plays for any seat of a sampled world (:meth:`GameBot.policy`).
+
+Hidden tiles are dealt by :func:`deal_hidden`: a *pool* (the multiset of tiles the seat
+cannot see) is cut into *slots* (another seat's hand, the boneyard, a seat's face-down
+discards, ...) of known sizes. A slot may only take the tiles its ``allows`` accepts (an
+inference: "this seat holds no 5"), and the whole deal must pass ``accept`` (a fact about
+several slots together: "somebody can still match the open end").
+
+The deal is exact when it can be: the pool is shuffled and cut, and a cut that breaks a
+constraint is thrown away (rejection sampling gives every consistent deal the same
+chance). When constraints make that slow, the constrained slots are filled first, each
+with a uniform choice among the tiles it allows, the most constrained slot first; this is
+exact for a single constrained slot and close to uniform for several.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..rules import Match, Move, Ruleset, Tile, View, get
+
+__all__ = [
+    "REJECTION_TRIES",
+    "TRIES",
+    "GameBot",
+    "Slot",
+    "best",
+    "deal_hidden",
+    "hidden_pool",
+]
+
+#: Deals tried by shuffling and cutting before the constrained slots are filled first.
+REJECTION_TRIES = 12
+#: Deals tried in all before :func:`deal_hidden` gives up.
+TRIES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A place hidden tiles go: ``size`` of them, each one ``allows`` accepts (any tile
+    when ``allows`` is ``None``)."""
+
+    size: int
+    allows: Callable[[Tile], bool] | None = None
+
+
+def hidden_pool(full: Iterable[Tile], *seen: Iterable[Tile]) -> list[Tile]:
+    """The tiles of ``full`` less every tile ``seen`` (one copy each), ascending.
+
+    Raises :class:`ValueError` when a tile seen is not left in the set: the view and the
+    options disagree.
+    """
+    rest = Counter(full)
+    for group in seen:
+        for tile in group:
+            if rest[tile] <= 0:
+                raise ValueError(f"{tile} is seen more often than the set holds it")
+            rest[tile] -= 1
+    return sorted(rest.elements(), key=lambda tile: tile.code)
+
+
+def deal_hidden(
+    pool: Sequence[Tile],
+    slots: Sequence[Slot],
+    rng: random.Random,
+    accept: Callable[[list[list[Tile]]], bool] | None = None,
+) -> list[list[Tile]] | None:
+    """Cut ``pool`` into ``slots`` at random, each slot taking only tiles it allows and the
+    whole deal passing ``accept``; ``None`` when :data:`TRIES` deals all failed.
+
+    The tiles of a slot are in random order (a boneyard drawn from its front is a
+    shuffled boneyard). See the module docstring for how the deal is drawn.
+    """
+    if sum(slot.size for slot in slots) != len(pool):
+        raise ValueError(f"{len(pool)} hidden tiles do not fill slots of {len(slots)} sizes")
+    constrained = [i for i, slot in enumerate(slots) if slot.allows is not None]
+    for attempt in range(TRIES):
+        if not constrained or attempt < REJECTION_TRIES:
+            parts = _cut(rng.sample(pool, len(pool)), slots)
+            fits = all(
+                slot.allows is None or all(map(slot.allows, part))
+                for slot, part in zip(slots, parts, strict=True)
+            )
+        else:
+            filled = _fill(pool, slots, constrained, rng)
+            fits = filled is not None
+            parts = filled or []
+        if fits and (accept is None or accept(parts)):
+            return parts
+    return None
+
+
+def _cut(tiles: list[Tile], slots: Sequence[Slot]) -> list[list[Tile]]:
+    parts, start = [], 0
+    for slot in slots:
+        parts.append(tiles[start : start + slot.size])
+        start += slot.size
+    return parts
+
+
+def _fill(
+    pool: Sequence[Tile], slots: Sequence[Slot], constrained: list[int], rng: random.Random
+) -> list[list[Tile]] | None:
+    """The constrained slots first (the one with the least room to spare first), each
+    with a uniform choice among the tiles left that it allows; then the others cut from
+    the rest, shuffled."""
+    left = list(range(len(pool)))
+
+    def spare(i: int) -> int:
+        allows = slots[i].allows
+        assert allows is not None
+        return sum(1 for tile in pool if allows(tile)) - slots[i].size
+
+    parts: list[list[Tile]] = [[] for _ in slots]
+    for i in sorted(constrained, key=spare):
+        allows = slots[i].allows
+        assert allows is not None
+        fitting = [k for k in left if allows(pool[k])]
+        if len(fitting) < slots[i].size:
+            return None
+        chosen = rng.sample(fitting, slots[i].size)
+        parts[i] = [pool[k] for k in chosen]
+        taken = set(chosen)
+        left = [k for k in left if k not in taken]
+    rest = [pool[k] for k in rng.sample(left, len(left))]
+    start = 0
+    for i, slot in enumerate(slots):
+        if slot.allows is None:
+            parts[i] = rest[start : start + slot.size]
+            start += slot.size
+    return parts
+
+
+class GameBot(abc.ABC):
+    """The bot's knowledge of one ruleset (see the module docstring)."""
+
+    #: The ruleset this bot plays.
+    ruleset_id: ClassVar[str]
+    #: A typical points margin at the end of a hand: the search breaks near-ties in the
+    #: share of the win by the margin, in units of this.
+    margin_scale: ClassVar[float]
+    #: The weight of that margin against the share of the win (0 to 1).
+    margin_weight: ClassVar[float] = 0.1
+    #: Share of rollout moves chosen uniformly at random instead of by :meth:`policy`'s
+    #: heuristic (some noise keeps rollouts from playing one line only).
+    rollout_noise: ClassVar[float] = 0.0
+    #: Hands a rollout plays at most: the current one, and then (if the match goes on)
+    #: the next ones dealt from the world's seed.
+    rollout_hands: ClassVar[int] = 1
+
+    def __init__(self) -> None:
+        self.ruleset: Ruleset[Any, Any] = get(self.ruleset_id)
+
+    @abc.abstractmethod
+    def deal_world(
+        self, view: View, options: Any, players: int, rng: random.Random, *, infer: bool
+    ) -> Any | None:
+        """A hand state of this ruleset that gives ``view.seat`` exactly ``view``: every
+        public fact copied from the view, every tile the seat cannot see dealt by
+        :func:`deal_hidden`. With ``infer``, the deal also respects what the rules let the
+        seat infer from the view; ``None`` when no deal was found that way."""
+
+    def running_points(self, view: View, players: int) -> tuple[int, ...]:
+        """Points of the hand in progress included in ``view.match_points`` (pegging)."""
+        return (0,) * players
+
+    @abc.abstractmethod
+    def move_keys(self, view: View, options: Any) -> list[Any]:
+        """The GREEDY heuristic's score of each of ``view.legal_moves``, higher better
+        (comparable values: numbers, or tuples of them)."""
+
+    def ranking(self, view: View, options: Any) -> list[int]:
+        """The indices of ``view.legal_moves``, the GREEDY heuristic's favourite first;
+        of equal scores, the move listed first."""
+        legal = view.legal_moves
+        if len(legal) == 1:
+            return [0]
+        keys = self.move_keys(view, options)
+        return sorted(range(len(legal)), key=lambda i: (keys[i], -i), reverse=True)
+
+    def greedy(self, view: View, options: Any) -> Move:
+        """The GREEDY move of the seat to act: its best scored legal move."""
+        return view.legal_moves[self.ranking(view, options)[0]]
+
+    @abc.abstractmethod
+    def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
+        """The GREEDY choice of the seat to act in a sampled world, from what that seat
+        could see there (the rollout policy, without noise)."""
+
+    def policy(self, match: Match[Any, Any], legal: tuple[Move, ...], rng: random.Random) -> Move:
+        """A rollout's move: :meth:`heuristic`, or with chance :attr:`rollout_noise` a
+        uniform legal move."""
+        if rng.random() < self.rollout_noise:
+            return legal[rng.randrange(len(legal))]
+        return self.heuristic(match, legal)
+
+
+def best(moves: Sequence[Move], key: Callable[[Move], Any]) -> Move:
+    """The move with the highest key; of equal keys, the first (legal moves are listed
+    in a fixed order, so the choice is deterministic)."""
+    top, top_key = moves[0], key(moves[0])
+    for move in moves[1:]:
+        k = key(move)
+        if k > top_key:
+            top, top_key = move, k
+    return top

@@ -1,0 +1,313 @@
+"""Move suggestions from one seat's view: the levels, the search and the API.
+
+:func:`suggest` is the whole API. It reads the view of the seat to act, the ruleset, its
+options and the player count, all public, and nothing else: a view holds no state and no
+seed, so what a seat cannot see cannot reach the bot.
+
+* ``RANDOM``: a uniform legal move.
+* ``GREEDY``: the ruleset's heuristic, a function of the view (each game bot's
+  docstring says what it is).
+* ``STRONG``: determinized Monte Carlo. Worlds (whole matches agreeing with the view,
+  :mod:`.worlds`) are sampled; each legal move is played in a world and the hand is
+  played out to its end by the GREEDY heuristic for every seat (with
+  :attr:`GameBot.rollout_noise` of random moves), and scored. The budget of playouts is
+  spent by sequential halving: in each of ``ceil(log2(moves))`` rounds every move still
+  in the running gets the same share of the budget left, then the better half goes on.
+  Every move is played in the same worlds with the same rollout randomness (common
+  random numbers), so the moves are compared on equal terms. The move with the best
+  mean is suggested.
+
+**The value of an estimate** is the move's expected *share of the win* (0 to 1), in every
+ruleset: a playout scores ``1/k`` when the seat is one of ``k`` seats with the best match
+total at the end of the hand (the highest total, or in Tsair Deng the lowest), else 0.
+When the hand ends the match, that is the match's result exactly; when the match goes
+on, it is the standing the hand leaves. The best total of the hand is that of:
+
+* One Arm Joe: the hand's winner scores the pips left in the other hands ``[OAJ-9]``;
+* Tsair Deng: a hand scores the pips discarded, doubled when another player discarded
+  nothing, fewest winning ``[TD-8]`` ``[TD-10]``;
+* Tiu U: a hand scores the catch count ``[TU-9]``, highest winning ``[TU-10]``;
+* Throw-up: the pegs plus the bonus for the fewest tiles ``[THR-6]`` ``[THR-10]``.
+
+To choose among moves with near-equal shares, the search adds to each playout's share a
+tenth of a soft sign of the seat's margin over the best other total (in units of a
+typical margin of the game): the suggestion is the move with the best mean of that sum;
+an estimate's ``value`` is the plain share.
+
+A forced move (the only legal move, such as a draw, a pass or ``NEXT_HAND``) is
+suggested at once at every level: STRONG's estimate for it has ``playouts == 0`` and
+``value`` 0.0, which says nothing.
+
+**Determinism.** Every choice comes from one generator seeded with SHA-256 of the
+ruleset id, the options, the player count, the level, the view's ``repr`` and the
+``seed`` given (if any): the same view, options and seed give the same suggestion.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import math
+import random
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import Match, Move, Ruleset, Status, View
+from .dealing import GameBot
+from .worlds import NoWorldError, bot_for, sample_world
+
+__all__ = [
+    "DEFAULT_PLAYOUTS",
+    "MAX_CANDIDATES",
+    "MAX_PLAYOUTS",
+    "SWITCH_Z",
+    "BotError",
+    "Estimate",
+    "Level",
+    "Suggestion",
+    "suggest",
+]
+
+#: STRONG's playouts per suggestion when none is given.
+DEFAULT_PLAYOUTS = 200
+#: The largest budget a caller may ask for.
+MAX_PLAYOUTS = 20_000
+#: The search plays at most this many moves, the GREEDY heuristic's favourites.
+MAX_CANDIDATES = 8
+#: The search leaves the GREEDY move only for a move better by this many standard errors.
+SWITCH_Z = 1.0
+#: A rollout longer than this many moves is a bug in a ruleset, not a long hand.
+MAX_ROLLOUT_MOVES = 100_000
+
+
+class BotError(ValueError):
+    """A request the bot cannot answer: an unknown level, a budget out of range, a view
+    that is not of the seat to act or has no legal move, or a view that does not fit the
+    ruleset, options and players given."""
+
+
+class Level(enum.Enum):
+    """How well the bot plays."""
+
+    RANDOM = "RANDOM"  # a uniform legal move
+    GREEDY = "GREEDY"  # the ruleset's heuristic
+    STRONG = "STRONG"  # determinized Monte Carlo search
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What the search found of one legal move: its expected share of the win and the
+    playouts behind it (0: not searched, the value says nothing)."""
+
+    move: Move
+    value: float
+    playouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """The move suggested; for STRONG, one estimate per legal move, in the order of the
+    view's legal moves."""
+
+    move: Move
+    estimates: tuple[Estimate, ...] = ()
+
+
+def suggest(
+    ruleset: Ruleset[Any, Any],
+    options: Any,
+    players: int,
+    view: View,
+    level: Level,
+    *,
+    seed: str | None = None,
+    playouts: int | None = None,
+) -> Suggestion:
+    """The move ``level`` suggests to the seat whose ``view`` this is.
+
+    ``view`` must be of the seat to act (``view.seat == view.to_act``) with at least one
+    legal move; ``options`` and ``players`` are the match's. ``seed`` (optional) varies the
+    choice; without it the seed is the view itself. ``playouts`` is STRONG's budget, 1 to
+    :data:`MAX_PLAYOUTS` (default :data:`DEFAULT_PLAYOUTS`); every legal move gets at least
+    one playout, so a budget below the number of moves is exceeded. Raises
+    :class:`BotError` for a request it cannot answer.
+    """
+    if not isinstance(level, Level):
+        raise BotError(f"unknown level {level!r}; the levels are {[m.name for m in Level]}")
+    budget = DEFAULT_PLAYOUTS if playouts is None else playouts
+    if type(budget) is not int or not 1 <= budget <= MAX_PLAYOUTS:
+        raise BotError(f"playouts must be an integer from 1 to {MAX_PLAYOUTS}, not {playouts!r}")
+    if seed is not None and type(seed) is not str:
+        raise BotError(f"the seed must be text, not {seed!r}")
+    bot = _checked(ruleset, options, players, view)
+    legal = view.legal_moves
+    rng = random.Random(_seed(ruleset, options, players, view, level, seed))
+    if level is Level.RANDOM:
+        return Suggestion(legal[rng.randrange(len(legal))])
+    if level is Level.GREEDY:
+        return Suggestion(bot.greedy(view, options))
+    if len(legal) == 1:
+        return Suggestion(legal[0], (Estimate(legal[0], 0.0, 0),))
+    try:
+        return _search(bot, ruleset, options, players, view, rng, budget)
+    except NoWorldError as exc:
+        raise BotError(str(exc)) from None
+
+
+def _checked(ruleset: Ruleset[Any, Any], options: Any, players: int, view: View) -> GameBot:
+    """The game bot, once the request is known to be one it can answer."""
+    bot = bot_for(ruleset) if isinstance(ruleset, Ruleset) else None
+    if bot is None:
+        raise BotError(f"no bot plays {ruleset!r}")
+    if type(options) is not ruleset.options_type:
+        raise BotError(f"options must be {ruleset.options_type.__name__}, not {options!r}")
+    low, high = ruleset.player_range(options)
+    if type(players) is not int or not low <= players <= high:
+        raise BotError(f"{ruleset.name} takes {low} to {high} players, not {players!r}")
+    if not isinstance(view, View):
+        raise BotError(f"a suggestion is made from a View, not a {type(view).__name__}")
+    if view.status is Status.MATCH_OVER:
+        raise BotError("the match is over: no seat is to act and no move is legal")
+    if view.seat is None or view.seat != view.to_act:
+        raise BotError(
+            f"the view must be of the seat to act (seat {view.to_act}), not of "
+            + ("a spectator" if view.seat is None else f"seat {view.seat}")
+        )
+    if not view.legal_moves:
+        raise BotError(f"seat {view.seat} has no legal move in this view")
+    if len(view.hand_sizes) != players:
+        raise BotError(f"the view is of a {len(view.hand_sizes)}-player match, not {players}")
+    return bot
+
+
+def _seed(
+    ruleset: Ruleset[Any, Any],
+    options: Any,
+    players: int,
+    view: View,
+    level: Level,
+    seed: str | None,
+) -> int:
+    text = "\x00".join(
+        (ruleset.id, repr(options), str(players), level.value, repr(view), seed or "")
+    )
+    return int.from_bytes(hashlib.sha256(text.encode()).digest(), "big")
+
+
+@dataclass(slots=True)
+class _Tally:
+    """One move's playouts: the utility of each, by world, and the shares summed."""
+
+    utilities: list[float] = field(default_factory=list)
+    shares: float = 0.0
+
+    def mean(self) -> float:
+        return statistics.fmean(self.utilities) if self.utilities else -math.inf
+
+
+def _search(
+    bot: GameBot,
+    ruleset: Ruleset[Any, Any],
+    options: Any,
+    players: int,
+    view: View,
+    rng: random.Random,
+    budget: int,
+) -> Suggestion:
+    """STRONG: sequential halving over the legal moves (see the module docstring)."""
+    legal = view.legal_moves
+    seat = view.seat
+    assert seat is not None
+    worlds: list[tuple[Match[Any, Any], tuple[Move, ...], int]] = []
+
+    def world(j: int) -> tuple[Match[Any, Any], tuple[Move, ...], int]:
+        while len(worlds) <= j:
+            match = sample_world(ruleset, options, players, view, rng)
+            moves = ruleset.legal_moves(match)
+            if moves != legal:
+                raise RuntimeError(f"a sampled world's legal moves differ from the view's: {moves}")
+            worlds.append((match, moves, rng.getrandbits(64)))
+        return worlds[j]
+
+    ranking = bot.ranking(view, options)
+    greedy = ranking[0]
+    tallies = [_Tally() for _ in legal]
+    alive = sorted(ranking[:MAX_CANDIDATES])
+    rounds = max(1, (len(alive) - 1).bit_length())
+    spent = 0
+    for round_number in range(rounds):
+        each = max(1, (budget - spent) // (len(alive) * (rounds - round_number)))
+        for c in alive:
+            tally = tallies[c]
+            done = len(tally.utilities)
+            for j in range(done, done + each):
+                match, moves, rollout_seed = world(j)
+                share, margin = _playout(bot, ruleset, match, moves[c], seat, rollout_seed)
+                tally.shares += share
+                soft = margin / (abs(margin) + bot.margin_scale)
+                tally.utilities.append(share + bot.margin_weight * soft)
+            spent += each
+        if round_number < rounds - 1:
+            # the better half goes on, and the GREEDY move always does
+            ranked = sorted(alive, key=lambda c: (-tallies[c].mean(), c))
+            alive = sorted(set(ranked[: (len(alive) + 1) // 2]) | {greedy})
+    chosen = min(alive, key=lambda c: (-tallies[c].mean(), c))
+    if chosen != greedy and not _better(tallies[chosen], tallies[greedy]):
+        chosen = greedy
+    estimates = tuple(
+        Estimate(move, t.shares / len(t.utilities) if t.utilities else 0.0, len(t.utilities))
+        for move, t in zip(legal, tallies, strict=True)
+    )
+    return Suggestion(legal[chosen], estimates)
+
+
+def _better(tally: _Tally, greedy: _Tally) -> bool:
+    """Is ``tally``'s move better than the GREEDY move by :data:`SWITCH_Z` standard errors
+    of their difference, world by world (both were played in the same worlds)?"""
+    n = min(len(tally.utilities), len(greedy.utilities))
+    diffs = [a - b for a, b in zip(tally.utilities[:n], greedy.utilities[:n], strict=True)]
+    mean = statistics.fmean(diffs)
+    if mean <= 0:
+        return False
+    if n < 2:
+        return SWITCH_Z <= 0
+    return mean * math.sqrt(n) > SWITCH_Z * statistics.stdev(diffs)
+
+
+def _playout(
+    bot: GameBot,
+    ruleset: Ruleset[Any, Any],
+    match: Match[Any, Any],
+    move: Move,
+    seat: int,
+    rollout_seed: int,
+) -> tuple[float, float]:
+    """Play ``move`` in ``match``, then the hand to its end; the seat's share of the win
+    and its margin over the best other total."""
+    rng = random.Random(rollout_seed)
+    match, _ = ruleset.apply(match, move)
+    hands = bot.rollout_hands
+    for _ in range(MAX_ROLLOUT_MOVES):
+        status = match.status
+        if status is Status.IN_PROGRESS:
+            legal = ruleset.legal_moves(match)
+            choice = legal[0] if len(legal) == 1 else bot.policy(match, legal, rng)
+        elif status is Status.HAND_OVER and hands > 1:
+            hands -= 1
+            (choice,) = ruleset.legal_moves(match)  # NEXT_HAND, dealt from the world's seed
+        else:
+            break
+        match, _ = ruleset.apply(match, choice)
+    else:
+        raise RuntimeError("a rollout did not reach the end of the hand")
+    totals = ruleset.totals(match)
+    own = totals[seat]
+    others = [t for s, t in enumerate(totals) if s != seat]
+    if ruleset.low_wins:
+        best_total, margin = min(totals), min(others) - own
+    else:
+        best_total, margin = max(totals), own - max(others)
+    if own != best_total:
+        return 0.0, margin
+    return 1.0 / totals.count(best_total), margin

@@ -1,0 +1,193 @@
+"""The One Arm Joe bot: its sampled worlds and its GREEDY heuristic.
+
+**What the seat sees** (``OneArmJoeTable``): the arm (every tile laid, in order), the
+open end, the bonus turn and the leader; its own hand, every hand's size and the
+boneyard's size; the events of the last move, with other seats' drawn tiles hidden.
+
+**Sampling.** The hidden tiles are the set less the seat's hand and the arm. They are
+dealt at random into the other hands (their sizes as seen) and the boneyard (its size as
+seen, in random order: the boneyard is drawn from its front). What the rules let the seat
+infer is kept:
+
+* ``[OAJ-3]`` before the lead, the seat to act leads, so it holds the highest double
+  dealt: no other hand holds a higher double;
+* ``[OAJ-8]`` the hand goes on, so with an empty boneyard some hand holds a tile that
+  matches the open end;
+* ``[OAJ-7]`` a seat that drew in the last move had no tile matching the open end it
+  drew on, and the tiles it drew and kept did not match it either: its hand holds no
+  tile with that pip (the pip is the one the auto-played tile was laid on, or the open
+  end when the boneyard ran out); ``[OAJ-6]`` ``[OAJ-7]`` a seat that passed in the last
+  move holds no tile matching the open end.
+
+**Limits.** The view carries the last move's events only, so only the last mover's draw
+or pass is known; an earlier draw or pass (and the pips it rules out) is not. Nor does
+the view say which tiles a seat was dealt and which it drew, so "nobody was dealt a
+double higher than the lead" is not used after the lead. A ``voids`` field of the table
+would carry the rest (see the package docstring).
+
+**GREEDY** (``[OAJ-7]``: a player with matching tiles must play one of them; every other
+turn has one legal move). Among the matching tiles, the highest score of:
+
+* the tile's pips (a heavy tile shed is a heavy tile that cannot count against the seat
+  at the end, ``[OAJ-9]``);
+* a double, worth 1.5 tiles of the set's top pip when the seat can follow it on its bonus
+  turn ``[OAJ-6]`` (two tiles shed in one turn), half a top pip otherwise;
+* per tile left in the seat's hand that matches the new open end, a top pip (the seat
+  keeps a play), and per tile with that pip already on the arm, a third of one (the
+  fewer such tiles remain hidden, the likelier the next seat must draw, ``[OAJ-7]``);
+* per different pip left in the seat's hand, a sixth of a top pip (suits kept varied
+  match more open ends later).
+
+Rollouts play the same heuristic for every seat of a sampled world, from that seat's
+hand and the arm.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..rules import EventKind, Match, Move, MoveKind, Tile, View
+from ..rules.one_arm_joe import OneArmJoeHandState, OneArmJoeOptions, OneArmJoeTable
+from .dealing import GameBot, Slot, deal_hidden, hidden_pool
+
+__all__ = ["OneArmJoeBot", "play_key", "voids"]
+
+
+def voids(view: View) -> dict[int, int]:
+    """Per seat, a pip the last move shows that seat holds no tile of (``[OAJ-6]``,
+    ``[OAJ-7]``): the pip it drew on, or the open end it passed on."""
+    table: OneArmJoeTable = view.table
+    out: dict[int, int] = {}
+    for event in view.events:
+        seat = event.seat
+        if seat is None or seat == view.seat:
+            continue
+        if event.kind is EventKind.AUTO_PLAY:
+            # [OAJ-7] drawn until a tile matched: it was laid on the pip the seat lacked
+            assert event.tile is not None and event.open_pip is not None
+            out[seat] = event.tile.other(event.open_pip)
+        elif event.kind in (EventKind.TURN_PASSED, EventKind.PASS) and table.open_end is not None:
+            # [OAJ-7] the boneyard ran out, or [OAJ-6] [OAJ-7] a pass: no matching tile
+            out[seat] = table.open_end
+    return out
+
+
+def play_key(
+    tile: Tile, hand: tuple[Tile, ...], open_end: int, line: tuple[Tile, ...], top: int
+) -> float:
+    """The GREEDY score of playing ``tile`` from ``hand`` on ``open_end`` (see the module
+    docstring); ``top`` is the set's highest pip."""
+    rest = list(hand)
+    rest.remove(tile)
+    new_end = tile.other(open_end)
+    follow = sum(1 for t in rest if t.high == new_end or t.low == new_end)
+    on_arm = sum(1 for t in line if t.high == new_end or t.low == new_end)
+    pips = {p for t in rest for p in (t.high, t.low)}
+    key = tile.pips + top * (follow + on_arm / 3 + len(pips) / 6)
+    if tile.is_double:
+        key += top * (1.5 if follow else 0.5)
+    return key
+
+
+class OneArmJoeBot(GameBot):
+    ruleset_id = "one_arm_joe"
+    margin_scale = 15.0
+
+    def deal_world(
+        self,
+        view: View,
+        options: OneArmJoeOptions,
+        players: int,
+        rng: random.Random,
+        *,
+        infer: bool,
+    ) -> OneArmJoeHandState | None:
+        table: OneArmJoeTable = view.table
+        me = view.seat
+        assert me is not None
+        pool = hidden_pool(self.ruleset.full_set(options), view.hand, table.line)
+        others = [s for s in range(players) if s != me]
+        lacking = voids(view) if infer else {}
+        top_double = -1
+        if not table.line:
+            # [OAJ-3] the seat to act leads: it holds the highest double dealt
+            top_double = max(t.code for t in view.hand if t.is_double)
+
+        def allows(seat: int) -> Any:
+            pip = lacking.get(seat)
+            if pip is None and top_double < 0:
+                return None
+            return lambda t: (
+                t.high != pip and t.low != pip and not (t.is_double and t.code > top_double >= 0)
+            )
+
+        slots = [Slot(view.hand_sizes[s], allows(s)) for s in others] + [Slot(view.stock)]
+        open_end = table.open_end
+        accept = None
+        if view.stock == 0 and open_end is not None and not any(t.has(open_end) for t in view.hand):
+            # [OAJ-8] not blocked: somebody else can match the open end
+
+            def accept(parts: list[list[Tile]]) -> bool:
+                return any(t.has(open_end) for part in parts[:-1] for t in part)
+
+        parts = deal_hidden(pool, slots, rng, accept)
+        if parts is None:
+            return None
+        hands = [view.hand] * players
+        for seat, part in zip(others, parts, strict=False):
+            hands[seat] = tuple(sorted(part, key=_code))
+        return OneArmJoeHandState(
+            hands=tuple(hands),
+            boneyard=tuple(parts[-1]),
+            line=table.line,
+            open_end=open_end,
+            to_act=view.to_act if view.to_act is not None else me,
+            bonus=table.bonus_turn,
+            leader=table.leader,
+            dominoed=None,
+        )
+
+    def move_keys(self, view: View, options: OneArmJoeOptions) -> list[Any]:
+        table: OneArmJoeTable = view.table
+        return _keys(view.legal_moves, view.hand, table.open_end, table.line, options)
+
+    def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
+        state: OneArmJoeHandState = match.hand_state
+        hand = state.hands[state.to_act]
+        return _choose(legal, hand, state.open_end, state.line, match.options)
+
+
+def _code(tile: Tile) -> int:
+    return tile.code
+
+
+def _keys(
+    legal: tuple[Move, ...],
+    hand: tuple[Tile, ...],
+    open_end: int | None,
+    line: tuple[Tile, ...],
+    options: OneArmJoeOptions,
+) -> list[float]:
+    if open_end is None:
+        return [0.0] * len(legal)  # the lead of the highest double [OAJ-3]
+    top = options.set_max_pip
+    return [
+        play_key(move.tile, hand, open_end, line, top)
+        if move.kind is MoveKind.PLAY and move.tile is not None
+        else 0.0
+        for move in legal
+    ]
+
+
+def _choose(
+    legal: tuple[Move, ...],
+    hand: tuple[Tile, ...],
+    open_end: int | None,
+    line: tuple[Tile, ...],
+    options: OneArmJoeOptions,
+) -> Move:
+    if len(legal) == 1:
+        return legal[0]  # a forced move, or the lead of the highest double [OAJ-3]
+    keys = _keys(legal, hand, open_end, line, options)
+    return legal[max(range(len(legal)), key=lambda i: (keys[i], -i))]

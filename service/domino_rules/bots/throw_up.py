@@ -1,0 +1,250 @@
+"""The Throw-up bot: its sampled worlds and its GREEDY heuristic.
+
+**What the seat sees** (``ThrowUpTable``): the line and its two ends, the round's dice and
+the totals they make, the round, the leader, the idle rounds and the pegs; its own hand,
+every hand's size and the boneyard's size; the last move's events (other seats' drawn
+tiles hidden).
+
+**Sampling.** The hidden tiles are the set less the seat's hand and the line. They are
+dealt at random into the other hands (their sizes) and the boneyard (its size, in random
+order: it is drawn from its front). What the rules let the seat infer is kept:
+
+* ``[THR-9]`` the hand goes on, so once the line has started some hand holds a tile
+  matching one of its ends;
+* ``[THR-7]`` a seat whose last move was a ``DRAW`` could lay nothing at the start of its
+  turn, under the dice still on the table (when no new throw followed) and the ends
+  still open: of its hand, only the tile it drew may be layable now; a seat whose last
+  move was a ``PASS``, or a ``PLAY`` that ended its turn (``[THR-5]``: it lays while it
+  can), can lay nothing now.
+
+The view does not say whether a tile was laid in the round so far (the state's
+``laid_this_round``, which decides whether the round ends idle ``[THR-9]``). It is
+inferred where the view allows: a throw in the last move starts a round with nothing
+laid; a tile laid in the last move (with no throw after it) was laid this round; with an
+idle round behind, or an empty line, nothing was; when the one seat to move before this
+one in the round drew or passed, nothing was. Otherwise (the leader's turn of a
+3-player round is not in the last move) it is taken to be true, the usual case.
+
+**Limits.** Only the last move is seen: earlier draws and passes, and the dice they were
+made under, are lost. A ``laid_this_round`` field of the table would replace the guess
+above, and a ``voids`` field would keep the rest (see the package docstring).
+
+**GREEDY** (``[THR-5]``..``[THR-6]``: lay while you can, 1 point a tile, 2 a double): lay the
+tile that lets the seat lay the most points this turn, itself included (a search over
+the seat's hand, the dice and the ends); of equal points, the tile that leaves the most
+tiles in hand matching an open end (more chances in later rounds); then the heavier
+tile.
+
+Rollouts play the same heuristic for every seat of a sampled world.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ..rules import EventKind, Match, Move, MoveKind, Tile, View
+from ..rules.base import End
+from ..rules.throw_up import (
+    ThrowUpHandState,
+    ThrowUpOptions,
+    ThrowUpTable,
+    qualifying_totals,
+)
+from .dealing import GameBot, Slot, best, deal_hidden, hidden_pool
+
+__all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
+
+
+def layable(tile: Tile, totals: frozenset[int], left: int | None, right: int | None) -> bool:
+    """Can ``tile`` be laid now ``[THR-5]``: its total is one the dice make, and it
+    matches an open end (any tile starts the line)."""
+    if tile.pips not in totals:
+        return False
+    return left is None or right is None or tile.has(left) or tile.has(right)
+
+
+def stuck_seats(view: View) -> dict[int, int]:
+    """Per seat, how many tiles of its hand the last move shows may be layable now (0 or
+    1; see the module docstring); seats not listed are not known to be stuck."""
+    events = view.events
+    if any(e.kind is EventKind.DICE for e in events):
+        return {}  # a new throw: the dice of that turn are gone
+    out: dict[int, int] = {}
+    for event in events:
+        seat = event.seat
+        if seat is None or seat == view.seat:
+            continue
+        if event.kind is EventKind.DRAW:
+            out[seat] = 1  # [THR-7] nothing to lay; the tile drawn may be layable
+        elif event.kind in (EventKind.PASS, EventKind.TURN_PASSED):
+            out[seat] = 0  # [THR-7] nothing to lay; [THR-5] it lays while it can
+    return out
+
+
+def laid_this_round(view: View, players: int) -> bool:
+    """Whether a tile was laid in this round so far, as far as the view tells (see the
+    module docstring)."""
+    table: ThrowUpTable = view.table
+    kinds = [e.kind for e in view.events]
+    if EventKind.DICE in kinds:
+        return False  # [THR-4] the round was thrown in the last move
+    if EventKind.PLAY in kinds:
+        return True
+    if table.idle_rounds > 0 or not table.line:
+        return False  # [THR-9] a tile laid would have reset the idle rounds
+    to_act = view.to_act if view.to_act is not None else table.leader
+    # else the only seat before this one in the round drew or passed: nothing was laid
+    return (to_act - table.leader) % players != 1
+
+
+@functools.lru_cache(maxsize=4096)
+def most_points(
+    hand: tuple[Tile, ...], totals: frozenset[int], left: int | None, right: int | None
+) -> int:
+    """The most points ``[THR-6]`` the seat can lay from ``hand`` this turn, laying while it
+    can ``[THR-5]``."""
+    top = 0
+    tried: set[Tile] = set()
+    for i, tile in enumerate(hand):
+        if tile in tried or not layable(tile, totals, left, right):
+            continue
+        tried.add(tile)
+        rest = hand[:i] + hand[i + 1 :]
+        points = 2 if tile.is_double else 1
+        for new_left, new_right in _new_ends(tile, left, right):
+            top = max(top, points + most_points(rest, totals, new_left, new_right))
+    return top
+
+
+def _new_ends(tile: Tile, left: int | None, right: int | None) -> list[tuple[int, int]]:
+    if left is None or right is None:
+        return [(tile.high, tile.low)]  # [THR-5] the first tile: high half to the left
+    ends = []
+    if tile.has(left):
+        ends.append((tile.other(left), right))
+    if tile.has(right):
+        ends.append((left, tile.other(right)))
+    return ends
+
+
+class ThrowUpBot(GameBot):
+    ruleset_id = "throw_up"
+    margin_scale = 4.0
+
+    def deal_world(
+        self,
+        view: View,
+        options: ThrowUpOptions,
+        players: int,
+        rng: random.Random,
+        *,
+        infer: bool,
+    ) -> ThrowUpHandState | None:
+        table: ThrowUpTable = view.table
+        me = view.seat
+        assert me is not None
+        line = tuple(laid.tile for laid in table.line)
+        pool = hidden_pool(self.ruleset.full_set(options), view.hand, line)
+        others = [s for s in range(players) if s != me]
+        totals = frozenset(table.qualifying)
+        left, right = table.left_end, table.right_end
+        stuck = stuck_seats(view) if infer else {}
+        slots = []
+        for seat in others:
+            allows = None
+            if stuck.get(seat) == 0:
+                allows = lambda t: not layable(t, totals, left, right)  # noqa: E731
+            slots.append(Slot(view.hand_sizes[seat], allows))
+        slots.append(Slot(view.stock))
+        at_most_one = [i for i, seat in enumerate(others) if stuck.get(seat) == 1]
+        ends = {left, right} if left is not None and right is not None else set()
+        # [THR-9] not blocked: some hand matches an open end (this one's, or another's)
+        must_match = bool(ends) and not any(t.high in ends or t.low in ends for t in view.hand)
+
+        def accept(parts: list[list[Tile]]) -> bool:
+            for i in at_most_one:
+                if sum(1 for t in parts[i] if layable(t, totals, left, right)) > 1:
+                    return False
+            if must_match:
+                return any(t.high in ends or t.low in ends for part in parts[:-1] for t in part)
+            return True
+
+        parts = deal_hidden(pool, slots, rng, accept)
+        if parts is None:
+            return None
+        hands = [view.hand] * players
+        for seat, part in zip(others, parts, strict=False):
+            hands[seat] = tuple(sorted(part, key=_code))
+        return ThrowUpHandState(
+            hands=tuple(hands),
+            boneyard=tuple(parts[-1]),
+            line=table.line,
+            dice=table.dice,
+            round=table.round,
+            leader=table.leader,
+            to_act=view.to_act if view.to_act is not None else me,
+            pegs=table.pegs,
+            idle_rounds=table.idle_rounds,
+            laid_this_round=laid_this_round(view, players),
+        )
+
+    def running_points(self, view: View, players: int) -> tuple[int, ...]:
+        table: ThrowUpTable = view.table
+        return table.pegs  # [THR-6] pegged at once, in the match points already
+
+    def move_keys(self, view: View, options: ThrowUpOptions) -> list[Any]:
+        table: ThrowUpTable = view.table
+        key = _scorer(view.hand, table.dice, table.left_end, table.right_end)
+        return [key(move) for move in view.legal_moves]
+
+    def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
+        state: ThrowUpHandState = match.hand_state
+        line = state.line
+        left, right = (line[0].left, line[-1].right) if line else (None, None)
+        return _choose(legal, state.hands[state.to_act], state.dice, left, right)
+
+
+def _code(tile: Tile) -> int:
+    return tile.code
+
+
+def _scorer(
+    hand: tuple[Tile, ...], dice: tuple[int, ...], left: int | None, right: int | None
+) -> Callable[[Move], tuple[int, int, int]]:
+    """The GREEDY score of a move (see the module docstring)."""
+    totals = frozenset(qualifying_totals(dice))
+
+    def key(move: Move) -> tuple[int, int, int]:
+        tile = move.tile
+        if move.kind is not MoveKind.PLAY or tile is None:
+            return (-1, 0, 0)
+        rest = list(hand)
+        rest.remove(tile)
+        if move.end is None or left is None or right is None:
+            new_left, new_right = tile.high, tile.low
+        elif move.end is End.LEFT:
+            new_left, new_right = tile.other(left), right
+        else:
+            new_left, new_right = left, tile.other(right)
+        points = (2 if tile.is_double else 1) + most_points(
+            tuple(rest), totals, new_left, new_right
+        )
+        open_ends = sum(1 for t in rest if t.has(new_left) or t.has(new_right))
+        return (points, open_ends, tile.pips)
+
+    return key
+
+
+def _choose(
+    legal: tuple[Move, ...],
+    hand: tuple[Tile, ...],
+    dice: tuple[int, ...],
+    left: int | None,
+    right: int | None,
+) -> Move:
+    if len(legal) == 1:
+        return legal[0]
+    return best(legal, _scorer(hand, dice, left, right))

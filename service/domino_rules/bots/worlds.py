@@ -1,0 +1,103 @@
+"""Sampled worlds: a whole match built from one seat's view, hidden tiles dealt at random.
+
+A *world* is a :class:`~domino_rules.rules.Match` that gives the seat exactly the view
+it has (the same hand, the same public tiles, the same sizes, the same legal moves) and
+that :meth:`Ruleset.check_match` accepts. Its hidden tiles are dealt by the ruleset's
+game bot (:mod:`.one_arm_joe`, :mod:`.tsair_deng`, :mod:`.tiu_u`, :mod:`.throw_up`).
+The rest of the match is built from public facts:
+
+* the seed is the bot's own (``bot-world-<64 random bits in hex>``, from the bot's
+  generator): every deal and throw after the view comes from it, never from the game's
+  seed, which the view does not carry;
+* the history of the hands before this one is *fabricated*: the view gives only the
+  match totals, so ``hand_number - 1`` results are written whose points add up to them
+  (the first result takes as much as a hand can hold, :data:`MAX_HAND_POINTS`; the
+  others the rest). Every rule that reads the history reads the totals, except the
+  first winner of the last hand (who leads the next Tsair Deng hand), which a rollout
+  never needs: rollouts stop at the end of the hand;
+* the last move's events are left out (a world is where play goes on, not a record).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..rules import HandResult, Match, Ruleset, Status, View
+from ..rules.base import MAX_HAND_POINTS
+from .dealing import GameBot
+from .one_arm_joe import OneArmJoeBot
+from .throw_up import ThrowUpBot
+from .tiu_u import TiuUBot
+from .tsair_deng import TsairDengBot
+
+__all__ = ["NoWorldError", "bot_for", "fabricated_history", "sample_world"]
+
+_BOTS: dict[str, GameBot] = {
+    bot.ruleset_id: bot for bot in (OneArmJoeBot(), TsairDengBot(), TiuUBot(), ThrowUpBot())
+}
+
+
+class NoWorldError(ValueError):
+    """No world agrees with the view: the view, the options and the player count do not
+    belong together."""
+
+
+def bot_for(ruleset: Ruleset[Any, Any]) -> GameBot | None:
+    """The game bot of ``ruleset``; ``None`` for a ruleset the bots do not play."""
+    return _BOTS.get(ruleset.id)
+
+
+def fabricated_history(
+    ruleset: Ruleset[Any, Any], view: View, players: int, running: tuple[int, ...]
+) -> tuple[HandResult, ...]:
+    """``view.hand_number - 1`` hand results whose points add up to the match totals less
+    the points of the hand in progress (``running``); see the module docstring."""
+    left = [total - now for total, now in zip(view.match_points, running, strict=True)]
+    if any(points < 0 for points in left):
+        raise NoWorldError(f"match points {view.match_points} less {running} are negative")
+    end = min(ruleset.hand_ends, key=lambda e: e.value)
+    settlement = (0,) * players if ruleset.settles_hands else ()
+    results = []
+    for _ in range(view.hand_number - 1):
+        points = tuple(min(p, MAX_HAND_POINTS) for p in left)
+        left = [p - q for p, q in zip(left, points, strict=True)]
+        top = min(points) if ruleset.low_wins else max(points)
+        winners = tuple(s for s, p in enumerate(points) if p == top)
+        results.append(HandResult(points, points, winners, end, settlement))
+    if any(left):
+        raise NoWorldError(f"match points {view.match_points} do not fit hand {view.hand_number}")
+    return tuple(results)
+
+
+def sample_world(
+    ruleset: Ruleset[Any, Any],
+    options: Any,
+    players: int,
+    view: View,
+    rng: random.Random,
+) -> Match[Any, Any]:
+    """A world for ``view`` (of the seat to act, a hand in progress), its hidden tiles
+    dealt with ``rng``.
+
+    The deal keeps what the seat can infer (see each game bot); should no such deal be
+    found, it is dealt again without the inferences from the last move (the rules'
+    own constraints always hold). Raises :class:`NoWorldError` when no deal agrees with
+    the view.
+    """
+    bot = bot_for(ruleset)
+    if bot is None:
+        raise NoWorldError(f"no bot plays {ruleset.id}")
+    if view.status is not Status.IN_PROGRESS or view.seat is None:
+        raise NoWorldError("a world is built for a seat's view of a hand in progress")
+    seed = f"bot-world-{rng.getrandbits(64):016x}"
+    try:
+        state = bot.deal_world(view, options, players, rng, infer=True)
+        if state is None:
+            state = bot.deal_world(view, options, players, rng, infer=False)
+    except ValueError as exc:
+        raise NoWorldError(f"the view does not fit the set: {exc}") from None
+    if state is None:
+        raise NoWorldError("no deal of the hidden tiles agrees with the view")
+    history = fabricated_history(ruleset, view, players, bot.running_points(view, players))
+    return Match(players, options, seed, view.hand_number, state, history, Status.IN_PROGRESS, ())
