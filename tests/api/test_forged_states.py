@@ -18,7 +18,7 @@ import enum
 import random
 import types
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,6 +29,7 @@ from domino_rules.rules import Match, Status, Tile
 from domino_rules.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
+from ..support.forgery import get_at, paths, set_at
 from ..support.playout import Step, play_out
 from .doors import CallError, Door
 
@@ -63,46 +64,6 @@ def reachable_states(ruleset_id: str, matches: int) -> list[Match[Any, Any]]:
 
 
 # --------------------------------------------------------------------------- mutation
-
-
-def _paths(value: Any, hint: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Every (path, type hint) below ``value``: dataclass fields and tuple items."""
-    yield path, hint
-    origin = typing.get_origin(hint)
-    if origin in (types.UnionType, typing.Union):
-        if value is None:
-            return
-        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
-        yield from _paths(value, inner, path)
-        return
-    if origin is tuple:
-        item = typing.get_args(hint)[0]
-        for i, x in enumerate(value):
-            yield from _paths(x, item, (*path, i))
-        return
-    if isinstance(value, Tile):
-        return  # a tile is replaced whole, never half by half
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        own = typing.get_type_hints(type(value))
-        for f in dataclasses.fields(value):
-            yield from _paths(getattr(value, f.name), own[f.name], (*path, f.name))
-
-
-def _get(value: Any, path: tuple[Any, ...]) -> Any:
-    for step in path:
-        value = value[step] if isinstance(step, int) else getattr(value, step)
-    return value
-
-
-def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    step, rest = path[0], path[1:]
-    if isinstance(step, int):
-        items = list(value)
-        items[step] = _set(items[step], rest, new)
-        return tuple(items)
-    return dataclasses.replace(value, **{step: _set(getattr(value, step), rest, new)})
 
 
 def _random_tile(chooser: random.Random) -> Tile:
@@ -156,16 +117,16 @@ def mutate(game: codec.Game, chooser: random.Random) -> codec.Game:
     hints["options"] = game.ruleset.options_type
     hints["hand_state"] = game.ruleset.hand_state_type
     match = game.match
-    paths = [
+    places = [
         (path, hint)
         for f in dataclasses.fields(Match)
-        for path, hint in _paths(getattr(match, f.name), hints[f.name], (f.name,))
+        for path, hint in paths(getattr(match, f.name), hints[f.name], (f.name,))
     ]
     what = chooser.randrange(10)
     if what == 0:
         return dataclasses.replace(game, version=chooser.choice(EDGE_INTS[2:]))
-    path, hint = chooser.choice(paths)
-    forged = _set(match, path, _forge(_get(match, path), hint, chooser))
+    path, hint = chooser.choice(places)
+    forged = set_at(match, path, _forge(get_at(match, path), hint, chooser))
     return dataclasses.replace(game, match=forged)
 
 

@@ -49,6 +49,7 @@ from domino_rules.rules.throw_up import ThrowUpHandState
 from domino_rules.rules.tiu_u import TiuUHandState
 from domino_rules.rules.tsair_deng import TsairDengHandState
 
+from ..support.forgery import get_at, paths, set_at, set_field
 from ..support.playout import hand_over, play_out
 from .positions import dealt
 
@@ -312,18 +313,18 @@ def _forgeries(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> Iterator[t
             for value in (-1, big, -big, "3", True, None):
                 yield (
                     f"option {spec.name}={value!r}",
-                    replace(match, options=_set_field(match.options, spec.name, value)),
+                    replace(match, options=set_field(match.options, spec.name, value)),
                 )
             if spec.maximum is not None:
                 yield (
                     f"option {spec.name} past its maximum",
-                    replace(match, options=_set_field(match.options, spec.name, spec.maximum + 1)),
+                    replace(match, options=set_field(match.options, spec.name, spec.maximum + 1)),
                 )
         else:
             for value in (None, 1, "x"):
                 yield (
                     f"option {spec.name}={value!r}",
-                    replace(match, options=_set_field(match.options, spec.name, value)),
+                    replace(match, options=set_field(match.options, spec.name, value)),
                 )
     for seed in ("", "x" * 129, "\ud800", None, 7):
         yield f"seed {seed!r:.20}", replace(match, seed=seed)
@@ -427,13 +428,6 @@ def _forgeries(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> Iterator[t
     yield from _ruleset_forgeries(ruleset, match)
 
 
-def _set_field(value: Any, name: str, new: Any) -> Any:
-    """A copy of a frozen dataclass with one field set to anything (no checks run)."""
-    copy = dataclasses.replace(value)
-    object.__setattr__(copy, name, new)
-    return copy
-
-
 def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*items[:index], value, *items[index + 1 :])
 
@@ -535,39 +529,6 @@ def test_forged_states_raise_invalid_state_error(ruleset_id: str) -> None:
 EDGE_INTS = (-(2**63), -(2**31), -1, 0, 1, 2, 3, 6, 7, 18, 19, 24, 255, 2**31, 2**63 - 1)
 
 
-def _paths(value: Any, hint: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    """Every (path, type hint) below ``value``: dataclass fields and tuple items."""
-    yield path, hint
-    origin = typing.get_origin(hint)
-    if origin in (types.UnionType, typing.Union):
-        if value is not None:
-            (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
-            yield from _paths(value, inner, path)
-    elif origin is tuple:
-        item = typing.get_args(hint)[0]
-        for i, x in enumerate(value):
-            yield from _paths(x, item, (*path, i))
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type | Tile):
-        own = typing.get_type_hints(type(value))
-        for f in dataclasses.fields(value):
-            yield from _paths(getattr(value, f.name), own[f.name], (*path, f.name))
-
-
-def _get(value: Any, path: tuple[Any, ...]) -> Any:
-    for step in path:
-        value = value[step] if isinstance(step, int) else getattr(value, step)
-    return value
-
-
-def _set(value: Any, path: tuple[Any, ...], new: Any) -> Any:
-    if not path:
-        return new
-    step, rest = path[0], path[1:]
-    if isinstance(step, int):
-        return _replace_at(value, step, _set(value[step], rest, new))
-    return _set_field(value, step, _set(getattr(value, step), rest, new))
-
-
 def _forge(old: Any, hint: Any, chooser: random.Random) -> Any:
     """A value chosen to hurt: mostly of the declared type, sometimes not."""
     if chooser.random() < 0.08:
@@ -621,7 +582,7 @@ def _match_paths(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> list[Any
     return [
         pair
         for f in dataclasses.fields(Match)
-        for pair in _paths(getattr(match, f.name), hints[f.name], (f.name,))
+        for pair in paths(getattr(match, f.name), hints[f.name], (f.name,))
     ]
 
 
@@ -652,7 +613,7 @@ def test_random_forgeries_are_refused_or_harmless(ruleset_id: str) -> None:
     for _ in range(600):
         match = chooser.choice(states)
         path, hint = chooser.choice(_match_paths(ruleset, match))
-        forged = _set(match, path, _forge(_get(match, path), hint, chooser))
+        forged = set_at(match, path, _forge(get_at(match, path), hint, chooser))
         try:
             ruleset.check_match(forged)
         except InvalidStateError:
