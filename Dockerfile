@@ -1,14 +1,22 @@
-# The domino rules service: gRPC on 50051, the REST gateway on 8080.
+# The domino rules service: gRPC on 50051, the REST gateway (and /metrics) on 8080.
 #
+#   make image                      # docker if a daemon answers, else podman --format docker
 #   docker build -t domino-rules:0.1.0 .
+#   docker build --build-arg BASE=registry.example.com/python:3.11-slim -t domino-rules:0.1.0 .
 #   docker run --rm -p 50051:50051 -p 8080:8080 \
 #       -e DOMINO_RULES_SEAL_KEYS="$(domino-rules keygen)" -e DOMINO_RULES_REQUIRE_SEALED=1 \
 #       domino-rules:0.1.0
+#   deploy/smoke.sh domino-rules:0.1.0   # runs it, checks both doors, stops it
 #
-# Settings come from the DOMINO_RULES_* environment variables (service/domino_rules/settings.py).
+# BASE is any image with Python 3.11 or later as `python` on PATH, its venv module, and
+# the groupadd/useradd tools (Debian's python:3.11-slim by default; a mirror of it, or
+# one built in house). Settings come from the DOMINO_RULES_* environment variables
+# (service/domino_rules/settings.py). The HEALTHCHECK is an image setting that only the
+# docker format keeps: podman and buildah need `--format docker` (make image does so).
+ARG BASE=python:3.11-slim
 
 # ---------------------------------------------------------------- build: a venv with the project
-FROM python:3.11-slim AS build
+FROM ${BASE} AS build
 
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -21,7 +29,7 @@ RUN /opt/venv/bin/pip install . \
  && /opt/venv/bin/domino-rules --version
 
 # ---------------------------------------------------------------- runtime
-FROM python:3.11-slim
+FROM ${BASE}
 
 RUN groupadd --system --gid 10001 app \
  && useradd --system --uid 10001 --gid app --home-dir /home/app --create-home \

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: serve test lint proto bench clean
+.PHONY: serve test lint proto bench image smoke clean
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
@@ -26,6 +26,21 @@ proto: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
+
+# The container image: docker when its daemon answers, otherwise podman, in the docker
+# format (the OCI format has no HEALTHCHECK). See deploy/README.md.
+VERSION     ?= $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+IMAGE       ?= domino-rules:$(VERSION)
+BASE        ?= python:3.11-slim
+IMAGE_FLAGS ?=
+ENGINE      ?= $(shell docker info >/dev/null 2>&1 && echo docker || echo podman)
+
+image:
+	$(ENGINE) build $(if $(filter podman buildah,$(firstword $(ENGINE))),--format docker) \
+		--build-arg BASE=$(BASE) $(IMAGE_FLAGS) -t $(IMAGE) .
+
+smoke:
+	ENGINE="$(ENGINE)" deploy/smoke.sh $(IMAGE)
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

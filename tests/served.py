@@ -13,12 +13,35 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO
 
 SERVE = [sys.executable, "-m", "domino_rules.cli", "serve"]
 PORTS_0 = ("--grpc-port", "0", "--http-port", "0")
+
+
+class _Reader:
+    """A thread that reads a stream to its end, keeping what it read."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.lines: list[str] = []
+        self.thread = threading.Thread(target=self._read, name="serve-stderr", daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        for line in self.stream:
+            self.lines.append(line)
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    def ended(self, timeout: float) -> bool:
+        """Whether the stream ended (every process holding it closed it) in time."""
+        self.thread.join(timeout)
+        return not self.thread.is_alive()
 
 
 @dataclass
@@ -26,26 +49,54 @@ class Served:
     process: subprocess.Popen[str]
     grpc_port: int
     http_port: int
+    #: the metrics port, when serve was given one of its own
+    metrics_port: int | None = None
+    reader: _Reader | None = field(default=None, repr=False)
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.http_port}"
+
+    def stderr(self) -> str:
+        """What serve and its doors have written to stderr so far (if not to a file)."""
+        return self.reader.text() if self.reader else ""
 
     def stop(self, timeout: float = 60) -> tuple[int, str]:
         """SIGTERM, then wait; the exit status and what serve and its doors wrote to
         stderr."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
+        return self.wait(timeout, "SIGTERM")
+
+    def wait(self, timeout: float = 60, after: str = "its end") -> tuple[int, str]:
+        """Wait until serve has exited and no door holds its stderr any more; the exit
+        status and stderr. Kills everything and fails if that takes over ``timeout``."""
         try:
-            _, err = self.process.communicate(timeout=timeout)
+            self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise AssertionError(f"serve did not stop within {timeout} s of SIGTERM") from None
-        return self.process.returncode, err
+            raise AssertionError(f"serve did not stop within {timeout} s of {after}") from None
+        if self.reader is not None and not self.reader.ended(timeout):
+            self.kill()
+            raise AssertionError(f"serve's doors outlived it by {timeout} s") from None
+        self._close()
+        return self.process.returncode, self.stderr()
+
+    def _close(self) -> None:
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
 
     def kill(self) -> str:
-        """SIGKILL serve's process group; what was left to read on stderr."""
-        return kill_group(self.process)
+        """SIGKILL serve's process group; what it wrote to stderr."""
+        if self.reader is None:
+            return kill_group(self.process)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(60)
+        if self.reader.ended(60):
+            self._close()
+        return self.stderr()
 
 
 def kill_group(process: subprocess.Popen[str]) -> str:
@@ -89,8 +140,8 @@ def door_processes(served: Served, door: str) -> list[int]:
 def popen(
     *args: str, env: dict[str, str] | None = None, stderr: IO[str] | None = None
 ) -> subprocess.Popen[str]:
-    """serve with ``args``; stderr to a pipe, or to ``stderr`` (a file), which a server
-    that logs a lot should be given: nobody reads the pipe while it runs."""
+    """serve with ``args``; stderr to a pipe (which :func:`start` keeps reading), or to
+    ``stderr`` (a file)."""
     return subprocess.Popen(
         [*SERVE, *args],
         stdout=subprocess.PIPE,
@@ -102,17 +153,33 @@ def popen(
 
 
 def start(*args: str, env: dict[str, str] | None = None, stderr: IO[str] | None = None) -> Served:
-    """Start serve with ``args`` (ports 0 unless given) and wait for its two lines."""
+    """Start serve with ``args`` (ports 0 unless given) and wait for its lines."""
     if "--grpc-port" not in args and "DOMINO_RULES_GRPC_PORT" not in (env or {}):
         args = (*PORTS_0, *args)
     process = popen(*args, env=env, stderr=stderr)
+    reader = _Reader(process.stderr) if process.stderr is not None else None
     assert process.stdout is not None
     lines = [process.stdout.readline(), process.stdout.readline()]
     grpc_line = re.fullmatch(r"gRPC listening on 127\.0\.0\.1:(\d+)\n", lines[0])
     rest_line = re.fullmatch(r"REST listening on http://127\.0\.0\.1:(\d+)\n", lines[1])
+    metrics_port = None
+    if (
+        grpc_line
+        and rest_line
+        and ("--metrics-port" in args or (env or {}).get("DOMINO_RULES_METRICS_PORT"))
+    ):
+        lines.append(process.stdout.readline())
+        metrics_line = re.fullmatch(
+            r"Metrics listening on http://127\.0\.0\.1:(\d+)/metrics\n", lines[2]
+        )
+        metrics_port = int(metrics_line.group(1)) if metrics_line else None
+        if metrics_line is None:
+            grpc_line = None
+    served = Served(process, 0, 0, metrics_port, reader)
     if not (grpc_line and rest_line):
-        raise AssertionError(f"unexpected start-up lines {lines!r}: {kill_group(process)}")
-    return Served(process, int(grpc_line.group(1)), int(rest_line.group(1)))
+        raise AssertionError(f"unexpected start-up lines {lines!r}: {served.kill()}")
+    served.grpc_port, served.http_port = int(grpc_line.group(1)), int(rest_line.group(1))
+    return served
 
 
 @contextlib.contextmanager

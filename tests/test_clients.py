@@ -1,5 +1,5 @@
-"""The clients (clients/) against a real REST server, and the packaging (Dockerfile,
-deploy/) against the CLI's defaults.
+"""The clients (clients/) against a real REST server. The packaging (Dockerfile,
+deploy/) is tested in tests/test_deploy.py.
 
 clients/ is not a package on sys.path: the Python client is imported by file path.
 """
@@ -19,17 +19,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-import yaml
 
 from domino_rules import rules
-from domino_rules.settings import Settings
 
 from .support.servers import Servers
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = ROOT / "clients"
-KUBERNETES = ROOT / "deploy" / "kubernetes"
-DEFAULTS = Settings()
 
 
 def _load(path: Path, name: str) -> ModuleType:
@@ -248,131 +244,7 @@ def test_curl_script_starts_a_match_and_plays_a_move(http_base: str) -> None:
     assert '"line":[{' in result.stdout
 
 
-# ------------------------------------------------------------------ packaging
-
-
-def _dockerfile_instructions() -> list[tuple[str, str]]:
-    """(INSTRUCTION, arguments) of the Dockerfile, continuation lines joined."""
-    text = (ROOT / "Dockerfile").read_text()
-    logical, current = [], ""
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not current and (not stripped or stripped.startswith("#")):
-            continue
-        if stripped.startswith("#"):
-            continue
-        if stripped.endswith("\\"):
-            current += stripped[:-1] + " "
-            continue
-        logical.append(current + stripped)
-        current = ""
-    out = []
-    for line in logical:
-        word, _, rest = line.partition(" ")
-        out.append((word.upper(), rest.strip()))
-    return out
-
-
-def test_dockerfile_matches_the_cli_defaults() -> None:
-    instructions = _dockerfile_instructions()
-    by_name: dict[str, list[str]] = {}
-    for name, args in instructions:
-        by_name.setdefault(name, []).append(args)
-    froms = by_name["FROM"]
-    assert all(f.split()[0] == "python:3.11-slim" for f in froms)
-    # The final stage: its own instructions, after the last FROM.
-    last_from = max(i for i, (name, _) in enumerate(instructions) if name == "FROM")
-    final = instructions[last_from:]
-    commands = [json.loads(args) for name, args in final if name == "CMD"]
-    assert commands == [["domino-rules", "serve"]]
-    exposed = {
-        int(port.split("/")[0]) for name, args in final if name == "EXPOSE" for port in args.split()
-    }
-    assert exposed == {DEFAULTS.grpc_port, DEFAULTS.http_port} == {50051, 8080}
-    users = [args for name, args in final if name == "USER"]
-    assert users and users[-1].split(":")[0] not in ("root", "0")
-    env = " ".join(args for name, args in final if name == "ENV")
-    assert re.search(r"\bDOMINO_RULES_HOST=0\.0\.0\.0\b", env)
-    (health,) = [args for name, args in final if name == "HEALTHCHECK"]
-    command = json.loads(health[health.index("CMD") + 3 :].strip())
-    assert command[:2] == ["python", "-c"]
-    assert "/healthz" in command[2] and f"'{DEFAULTS.http_port}'" in command[2]
-    compile(command[2], "<healthcheck>", "exec")
-    assert any("pip install" in args for name, args in instructions if name == "RUN")
-
-
-def test_dockerignore_keeps_the_context_small() -> None:
-    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
-    assert {".venv", ".git", "**/__pycache__"} <= ignored
-    assert "service" not in ignored and "pyproject.toml" not in ignored
-
-
-def _yaml_files() -> list[Path]:
-    files = sorted(KUBERNETES.glob("*.yaml"))
-    assert {f.name for f in files} >= {
-        "deployment.yaml",
-        "service.yaml",
-        "secret.example.yaml",
-        "kustomization.yaml",
-    }
-    return files
-
-
-def test_deploy_yaml_parses_and_matches_the_cli_defaults() -> None:
-    """Each manifest is one document of the expected kind; the ports, probes, secret and
-    kustomization agree with each other and with the CLI's defaults."""
-    files = _yaml_files()
-    assert not [f.name for f in files if "\t" in f.read_text()], "tabs in a manifest"
-    docs = {path.name: list(yaml.safe_load_all(path.read_text())) for path in files}
-    assert all(len(d) == 1 for d in docs.values())
-    names = ("deployment.yaml", "service.yaml", "secret.example.yaml", "kustomization.yaml")
-    (deployment,), (service,), (secret,), (kustomization,) = (docs[n] for n in names)
-    assert all(doc["apiVersion"] for (doc,) in docs.values())
-    assert {name: doc["kind"] for name, (doc,) in docs.items()} == {
-        "deployment.yaml": "Deployment",
-        "service.yaml": "Service",
-        "secret.example.yaml": "Secret",
-        "kustomization.yaml": "Kustomization",
-    }
-
-    assert deployment["spec"]["replicas"] == 2
-    pod = deployment["spec"]["template"]["spec"]
-    labels = deployment["spec"]["template"]["metadata"]["labels"]
-    assert deployment["spec"]["selector"]["matchLabels"].items() <= labels.items()
-    (container,) = pod["containers"]
-    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"grpc": DEFAULTS.grpc_port, "http": DEFAULTS.http_port}
-    assert container["readinessProbe"]["grpc"]["port"] == DEFAULTS.grpc_port
-    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "http"}
-    env = {e["name"]: e for e in container["env"]}
-    assert env["DOMINO_RULES_REQUIRE_SEALED"]["value"] == "1"
-    assert env["DOMINO_RULES_HOST"]["value"] == "0.0.0.0"
-    secret_ref = env["DOMINO_RULES_SEAL_KEYS"]["valueFrom"]["secretKeyRef"]
-    assert secret_ref["name"] == secret["metadata"]["name"]
-    assert secret_ref["key"] in secret["stringData"]
-    assert container["securityContext"]["readOnlyRootFilesystem"] is True
-    assert pod["securityContext"]["runAsNonRoot"] is True
-    assert {m["mountPath"] for m in container["volumeMounts"]} == {"/tmp"}
-    assert container["resources"]["requests"] and container["resources"]["limits"]
-
-    assert {p["name"]: p["port"] for p in service["spec"]["ports"]} == ports
-    assert service["spec"]["selector"].items() <= labels.items()
-    assert kustomization["resources"] == ["deployment.yaml", "service.yaml"]
-    assert all((KUBERNETES / r).is_file() for r in kustomization["resources"])
-
-
-def test_the_secret_placeholder_is_refused() -> None:
-    """Applied unedited, the example must stop the service rather than run unsealed."""
-    text = (KUBERNETES / "secret.example.yaml").read_text()
-    value = yaml.safe_load(text)["stringData"]["seal-keys"]
-    with pytest.raises(ValueError, match="DOMINO_RULES_SEAL_KEYS"):
-        Settings.from_env({"DOMINO_RULES_SEAL_KEYS": value, "DOMINO_RULES_REQUIRE_SEALED": "1"})
-    assert "domino-rules keygen" in text
-
-
 def test_docs_name_the_commands_they_rely_on() -> None:
-    deploy_readme = (ROOT / "deploy" / "README.md").read_text()
-    assert "domino-rules keygen" in deploy_readme and "replicas" in deploy_readme
     clients_readme = (CLIENTS / "README.md").read_text()
     for path in (
         "python/domino_rules_client.py",

@@ -14,9 +14,9 @@ gunicorn.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
+from . import logs
 from .lifecycle import end_with_parent
 
 __all__ = ["main"]
@@ -31,13 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--listen-fd", type=int, action="append", default=[])
     args = parser.parse_args(argv)
     end_with_parent(args.parent)
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
 
     from .settings import Settings
 
     settings = Settings.from_env()
+    logs.configure(settings.log_level, settings.log_format)
     if args.door == "grpc":
         from .grpc_server import serve_process
 
@@ -45,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     from .gateway import run_gateway
 
     return run_gateway(
-        settings, listen_fds=args.listen_fd, drain_fd=args.drain_fd, ready_fd=args.ready_fd
+        settings,
+        listen_fds=args.listen_fd,
+        drain_fd=args.drain_fd,
+        ready_fd=args.ready_fd,
+        supervisor=args.parent,
     )
 
 

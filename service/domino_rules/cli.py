@@ -16,10 +16,9 @@ never loads gRPC. ``domino-rules keygen`` prints a new sealing key entry.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
-from . import __version__
+from . import __version__, logs
 from .settings import SettingError, Settings
 from .tokens import KeyRing
 
@@ -41,6 +40,9 @@ _HELP = {
     "grace": ("SECONDS", "time calls in flight get to finish at a stop (default 10)"),
     "drain_delay": ("SECONDS", "time reported not ready before a stop begins (default 0)"),
     "seal_keys": ("KEYS", "sealing keys 'id2:BASE64KEY,id1:BASE64KEY' (first seals)"),
+    "log_level": ("LEVEL", "debug, info (default), warning or error"),
+    "log_format": ("FORMAT", "text (default: one readable line per record) or json"),
+    "metrics_port": ("PORT", "serve /metrics on this port only (default: on the REST port)"),
 }
 
 
@@ -73,14 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "keygen":
         print(KeyRing.generate(args.id))
         return 0
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
     try:
         settings = Settings.load({name: getattr(args, name) for name in Settings.names()})
     except SettingError as exc:
         print(f"domino-rules: {exc}", file=sys.stderr)
         return 2
+    logs.configure(settings.log_level, settings.log_format)
     from .supervisor import serve
 
     return serve(settings)

@@ -48,8 +48,19 @@ held back looks again every 20 ms. Connections then stay within one or two of ev
 (``bench/doors_workers.py`` prints requests per worker).
 
 Errors the HTTP parser finds (a bad request line, headers too long or too many, a bad
-chunk) are answered in the service's JSON (``{code, message, details}``) with one log
-line and no traceback.
+chunk) are answered in the service's JSON (``{code, message, details}``) with one access
+line (``invalid request from ADDRESS: ...``) and no traceback; a request not received in
+time gets one too. gunicorn's own access log stays off (the service writes its own),
+and its other lines go through the service's log handler, in its format.
+
+Readiness
+---------
+
+``/readyz`` answers SERVING while the server is not draining and the gRPC door of the
+same replica answers its health check SERVING for ``domino_rules.v1.DominoRules``
+(:class:`GrpcReadiness`: a check on the local port with a short deadline, remembered
+for a second). gRPC is loaded in a worker only when ``/readyz`` is first asked, after
+the fork: the arbiter never loads it.
 """
 
 from __future__ import annotations
@@ -63,12 +74,14 @@ import mmap
 import os
 import selectors
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
 from google.rpc import code_pb2
+from gunicorn import glogging  # type: ignore[import-untyped, unused-ignore]
 from gunicorn import util as gunicorn_util  # type: ignore[import-untyped, unused-ignore]
 from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped, unused-ignore]
 from gunicorn.http import errors as http_errors  # type: ignore[import-untyped, unused-ignore]
@@ -77,15 +90,18 @@ from gunicorn.workers.gthread import (  # type: ignore[import-untyped, unused-ig
     ThreadWorker,
 )
 
+from . import observability, tracing
 from .api import ApiError
-from .lifecycle import draining
-from .rest import create_app, error_json
+from .lifecycle import draining, forget_process_metrics
+from .rest import HEALTH_SERVICES, create_app, error_json
 from .settings import Settings
 
 __all__ = [
     "Board",
     "GatewayApplication",
+    "GatewayLogger",
     "GatewayWorker",
+    "GrpcReadiness",
     "classify",
     "error_response_bytes",
     "run_gateway",
@@ -109,6 +125,10 @@ _STALE = 10.0
 _CLOSE_LINGER = 2.0
 #: How long connections kept alive stay open once a worker is stopping.
 _STOP_LINGER = 2.0
+#: How long /readyz waits for the gRPC door's health check.
+READY_TIMEOUT = 0.5
+#: How long an answer of the gRPC door's health check is reused.
+READY_TTL = 1.0
 
 #: The errors gunicorn's parser raises, as (HTTP status, gRPC code, reason).
 _PARSE_ERRORS: tuple[tuple[type[Exception], int, int, str], ...] = (
@@ -343,9 +363,14 @@ class GatewayWorker(ThreadWorker):  # type: ignore[misc]
             self._drop(conn)
 
     def _request_timed_out(self, conn: Any) -> None:
-        self.log.info(
-            "closed a connection from %s: its request was not received within %g s",
-            conn.client[0] if conn.client else "?",
+        peer = _peer(conn.client)
+        observability.rejected(
+            "rest",
+            _timeout_error(),
+            408,
+            peer,
+            f"closed a connection from {peer}: its request was not received within "
+            f"{self._request_timeout:g} s",
             self._request_timeout,
         )
 
@@ -428,13 +453,95 @@ class GatewayWorker(ThreadWorker):  # type: ignore[misc]
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         """Answer a request gunicorn could not parse, in JSON, with one log line."""
         status, error = classify(exc)
-        ip = addr[0] if addr else "?"
+        peer = _peer(addr)
         if status == 500:
-            self.log.exception("error handling a request from %s", ip)
+            self.log.exception("error handling a request from %s", peer)
         else:
-            self.log.warning("invalid request from %s: %s", ip, error.message[:200])
+            message = f"invalid request from {peer}: {error.message[:200]}"
+            observability.rejected("rest", error, status, peer, message)
         with contextlib.suppress(OSError):
             gunicorn_util.write(client, error_response_bytes(status, error))
+
+
+def _peer(address: Any) -> str:
+    """The client's address, as access lines write it."""
+    if isinstance(address, tuple | list) and address:
+        return str(address[0])
+    return str(address) if address else "?"
+
+
+class GatewayLogger(glogging.Logger):  # type: ignore[misc]
+    """gunicorn's logger, writing through the handlers of the root logger (the service's
+    format and level) rather than its own; its access log stays off."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for handler in list(self.error_log.handlers):
+            self.error_log.removeHandler(handler)
+        self.error_log.propagate = True
+
+    def access(self, *args: Any, **kwargs: Any) -> None:
+        pass  # the service writes one access line per request itself
+
+
+class GrpcReadiness:
+    """Whether this replica's gRPC door serves: a ``grpc.health.v1.Health/Check`` of
+    ``service`` at ``target``, with a deadline of ``timeout`` seconds; an answer is
+    reused for ``ttl`` seconds, and while one thread asks, the others take the last
+    answer. Loads gRPC at the first check, never before (call it in a worker, after the
+    fork)."""
+
+    def __init__(
+        self,
+        target: str,
+        service: str = HEALTH_SERVICES[1],
+        *,
+        timeout: float = READY_TIMEOUT,
+        ttl: float = READY_TTL,
+    ) -> None:
+        self.target = target
+        self.service = service
+        self.timeout = timeout
+        self.ttl = ttl
+        self._serving = False
+        self._until = 0.0
+        self._asking = threading.Lock()
+        self._check: Callable[[], bool] | None = None
+
+    def __call__(self) -> bool:
+        if time.monotonic() < self._until or not self._asking.acquire(blocking=False):
+            return self._serving
+        try:
+            if self._check is None:
+                self._check = self._checker()
+            self._serving = self._check()
+            self._until = time.monotonic() + self.ttl
+        finally:
+            self._asking.release()
+        return self._serving
+
+    def _checker(self) -> Callable[[], bool]:
+        import grpc
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        stub = health_pb2_grpc.HealthStub(grpc.insecure_channel(self.target))
+        request = health_pb2.HealthCheckRequest(service=self.service)
+
+        def check() -> bool:
+            try:
+                answer = stub.Check(request, timeout=self.timeout)
+            except grpc.RpcError:
+                return False
+            return bool(answer.status == health_pb2.HealthCheckResponse.SERVING)
+
+        return check
+
+
+def _local_target(host: str, port: int) -> str:
+    """Where this machine reaches a port bound on ``host``: a wildcard address means
+    loopback."""
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _closing_app(app: Callable[..., Any]) -> Callable[..., Any]:
@@ -465,11 +572,13 @@ class GatewayApplication(BaseApplication):  # type: ignore[misc]
         listen_fds: list[int],
         drain_fd: int | None,
         ready_fd: int | None = None,
+        supervisor: int | None = None,
     ) -> None:
         self.settings = settings
         self.listen_fds = listen_fds
         self.drain_fd = drain_fd
         self.ready_fd = ready_fd
+        self.supervisor = supervisor
         # Room for workers added at run time (SIGTTIN); a worker without a slot accepts
         # freely.
         self.board = Board(settings.http_workers + 8)
@@ -484,6 +593,7 @@ class GatewayApplication(BaseApplication):  # type: ignore[misc]
 
         def child_exit(arbiter: Any, worker: Any) -> None:
             board.clear(getattr(worker, "slot", None))
+            forget_process_metrics(worker.pid)
 
         ready_fd = self.ready_fd
 
@@ -507,7 +617,10 @@ class GatewayApplication(BaseApplication):  # type: ignore[misc]
             "graceful_timeout": math.ceil(s.grace),
             "http_protocols": "h1",
             "control_socket_disable": True,  # its thread would make later forks unsafe
-            "loglevel": "warning",
+            # gunicorn's own lines (workers booting, exiting) only at --log-level debug
+            "loglevel": "debug" if s.log_level == "debug" else "warning",
+            "logger_class": GatewayLogger,
+            "accesslog": None,
             "proc_name": "domino-rules-rest",
             "pre_fork": pre_fork,
             "child_exit": child_exit,
@@ -517,12 +630,19 @@ class GatewayApplication(BaseApplication):  # type: ignore[misc]
             self.cfg.set(name, value)
 
     def load(self) -> Callable[..., Any]:
+        """The app, in each worker (after the fork)."""
+        s = self.settings
         drain_fd = self.drain_fd
+        grpc_serving = GrpcReadiness(_local_target(s.host, s.grpc_port))
         app = create_app(
-            config={"MAX_CONTENT_LENGTH": self.settings.max_request_bytes},
-            service=self.settings.service(),
-            ready=lambda: not draining(drain_fd),
+            config={"MAX_CONTENT_LENGTH": s.max_request_bytes},
+            service=s.service(),
+            ready=lambda: not draining(drain_fd) and grpc_serving(),
+            metrics_port=s.metrics_port,
+            process_root=os.getppid() if self.supervisor is None else self.supervisor,
+            process_role="gateway" if self.supervisor is None else "supervisor",
         )
+        tracing.instrument_flask(app)  # nothing unless configured
         return _closing_app(app)
 
 
@@ -532,10 +652,12 @@ def run_gateway(
     listen_fds: list[int],
     drain_fd: int | None,
     ready_fd: int | None = None,
+    supervisor: int | None = None,
 ) -> int:
     """Run gunicorn's arbiter on the listening sockets ``listen_fds`` until SIGTERM; each
-    worker writes a byte to ``ready_fd`` once it serves."""
+    worker writes a byte to ``ready_fd`` once it serves. ``supervisor`` is the process
+    whose tree ``/metrics`` reports on (default: the arbiter's)."""
     if ready_fd is not None:
         os.set_blocking(ready_fd, False)  # a worker started late must never block on it
-    GatewayApplication(settings, listen_fds, drain_fd, ready_fd).run()
+    GatewayApplication(settings, listen_fds, drain_fd, ready_fd, supervisor).run()
     return 0

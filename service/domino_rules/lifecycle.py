@@ -9,18 +9,37 @@ the read end. When ``serve`` starts to stop, or dies, the write end closes, the 
 becomes readable (end of file), and every door reports itself not ready
 (:func:`draining`) while it goes on answering.
 
+Metrics: ``serve`` makes a private directory for the metrics files of every process
+(``PROMETHEUS_MULTIPROC_DIR``, :func:`metrics_directory`), and when a door process ends,
+its live gauges are dropped (:func:`forget_process_metrics`); its counters stay.
+
 This module imports nothing but the standard library: ``serve`` must never load gRPC.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import glob
 import os
 import select
+import shutil
 import signal
 import sys
+import tempfile
+from collections.abc import Iterator
 
-__all__ = ["draining", "end_with_parent", "wait_for_drain"]
+__all__ = [
+    "METRICS_DIRECTORY",
+    "draining",
+    "end_with_parent",
+    "forget_process_metrics",
+    "metrics_directory",
+    "wait_for_drain",
+]
+
+#: The variable that names the metrics directory (``prometheus_client``'s).
+METRICS_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
 
 _PR_SET_PDEATHSIG = 1
 
@@ -61,3 +80,25 @@ def wait_for_drain(fd: int) -> None:
             continue
         except OSError:
             return
+
+
+@contextlib.contextmanager
+def metrics_directory() -> Iterator[str]:
+    """A new private directory (mode 0700, under ``$TMPDIR``) for the metrics files of
+    every process of ``serve``; removed with everything in it on leaving."""
+    path = tempfile.mkdtemp(prefix="domino-rules-metrics-")
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def forget_process_metrics(pid: int, directory: str | None = None) -> None:
+    """Drop the live gauges (calls in flight) of the ended process ``pid`` from the
+    metrics directory (default: ``$PROMETHEUS_MULTIPROC_DIR``; none: nothing to do)."""
+    directory = directory or os.environ.get(METRICS_DIRECTORY)
+    if not directory:
+        return
+    for path in glob.glob(os.path.join(glob.escape(directory), f"gauge_live*_{pid}.db")):
+        with contextlib.suppress(OSError):
+            os.remove(path)

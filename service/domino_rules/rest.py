@@ -12,7 +12,16 @@ that stalls past the server's timeout) gets a 400 or 408 and the connection is c
 and nothing a client sends reaches the 500 handler.
 
 ``/healthz`` is liveness (the process answers); ``/readyz`` is readiness, 503
-``NOT_SERVING`` once the server has begun to stop.
+``NOT_SERVING`` when the ``ready`` check says so (under ``serve``: the server has begun
+to stop, or its gRPC door does not answer SERVING); ``/readyz?service=NAME`` asks for
+one of the names gRPC health knows (``""`` and ``domino_rules.v1.DominoRules``), and
+answers 404 ``SERVICE_UNKNOWN`` for any other. ``/metrics`` is the Prometheus
+exposition (:mod:`domino_rules.metrics`), on the REST port or only on a port of its own.
+
+Every request gets a request id (``x-request-id``, taken from the request or made) in
+its answer's headers, an access line and its metrics (:mod:`domino_rules.observability`);
+``/healthz``, ``/readyz`` and ``/metrics`` are left out of the metrics and logged at
+DEBUG only.
 """
 
 from __future__ import annotations
@@ -30,12 +39,20 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2
 from werkzeug.exceptions import HTTPException
 
-from . import docs
+from . import docs, metrics, observability
 from .api import ApiError, RulesService, to_status
 from .settings import Settings
 from .v1 import domino_rules_pb2 as pb
 
-__all__ = ["HTTP_STATUS", "MAX_REQUEST_BYTES", "create_app", "error_json", "routes", "to_json"]
+__all__ = [
+    "HTTP_STATUS",
+    "MAX_REQUEST_BYTES",
+    "QUIET_PATHS",
+    "create_app",
+    "error_json",
+    "routes",
+    "to_json",
+]
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +88,12 @@ MAX_REQUEST_BYTES = 1024 * 1024
 _READ_CHUNK = 64 * 1024
 #: The longest error message sent; longer ones (echoing a huge input) are cut.
 _MAX_MESSAGE_CHARS = 1000
+#: Probes and scrapes: not counted in the metrics, logged at DEBUG only.
+QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+#: The longest request path an access line holds.
+_MAX_LOGGED_PATH = 200
+#: The names gRPC health answers for, as ``/readyz?service=`` takes them.
+HEALTH_SERVICES = ("", pb.DESCRIPTOR.services_by_name["DominoRules"].full_name)
 
 
 def routes() -> list[tuple[str, str, str, str]]:
@@ -110,6 +133,9 @@ def error_json(error: ApiError) -> dict[str, Any]:
 
 
 def _error_response(error: ApiError, status: int | None = None, *, close: bool = False) -> Response:
+    call = observability.current()
+    if call is not None:
+        call.failed(error)
     response = _json_response(error_json(error), status or HTTP_STATUS.get(error.code, 500))
     if close:  # the rest of the request cannot be read: end the connection after this
         response.headers["Connection"] = "close"
@@ -201,16 +227,19 @@ def _parse(message: Message, body: str) -> None:
 def _view(service: RulesService, name: str, body_rule: str, limit: int) -> Callable[[], Response]:
     method = pb.DESCRIPTOR.services_by_name["DominoRules"].methods_by_name[name]
     request_type = getattr(pb, method.input_type.name)
-    call = getattr(service, name)
+    answer = getattr(service, name)
 
     def view() -> Response:
+        call = observability.current()
+        if call is not None:
+            call.rpc = name
         message = request_type()
         try:
             if body_rule:
                 _parse(message, _read_body(limit).decode("utf-8", "replace"))
             elif request.args:
                 _parse(message, json.dumps(request.args.to_dict()))
-            return _json_response(to_json(call(message)))
+            return _json_response(to_json(answer(message)))
         except ApiError as error:
             return _error_response(error)
         except _BodyError as error:
@@ -220,21 +249,60 @@ def _view(service: RulesService, name: str, body_rule: str, limit: int) -> Calla
     return view
 
 
+class _Observed:
+    """WSGI middleware: every request's request id, access line and metrics."""
+
+    def __init__(self, app: Callable[..., Any]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        path = environ.get("PATH_INFO", "")
+        call = observability.begin(
+            "rest",
+            None,
+            environ.get("HTTP_X_REQUEST_ID"),
+            environ.get("REMOTE_ADDR"),
+            counted=path not in QUIET_PATHS,
+        )
+        call.method = environ.get("REQUEST_METHOD")
+        call.path = path[:_MAX_LOGGED_PATH]
+        header = (observability.REQUEST_ID, call.request_id)
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            call.http_status = int(status[:3])
+            headers.append(header)
+            return start_response(status, headers, exc_info)
+
+        try:
+            return self.app(environ, start)
+        finally:
+            if call.code == "OK" and (call.http_status or 500) >= 400:
+                call.code = "UNKNOWN"  # an answer not made by the service's error path
+            observability.finish(call)
+
+
 def create_app(
     config: Mapping[str, Any] | None = None,
     service: RulesService | None = None,
     *,
     ready: Callable[[], bool] | None = None,
+    metrics_port: int | None = None,
+    process_root: int | None = None,
+    process_role: str = "main",
 ) -> Flask:
     """The Flask app. ``config`` updates Flask's config (``MAX_CONTENT_LENGTH`` is the
     body limit); ``service`` defaults to one built from the environment (see
     :class:`Settings`); ``ready`` says whether ``/readyz`` answers SERVING (always, by
-    default)."""
+    default). ``metrics_port``: serve ``/metrics`` only to requests that came in on that
+    port, and nothing else there (default: ``/metrics`` beside the API). The process
+    metrics cover ``process_root`` (default: this process, of role ``process_role``)
+    and every process below it."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     app.config.update(config or {})
     if service is None:
         service = Settings.from_env().service()
+    observability.watch(service)
     limit = int(app.config["MAX_CONTENT_LENGTH"])
     CORS(app, resources={r"/v1/*": {"origins": app.config.get("CORS_ORIGINS", "*")}})
 
@@ -249,9 +317,28 @@ def create_app(
 
     @app.get("/readyz")
     def readyz() -> Response:
+        if request.args.get("service", "") not in HEALTH_SERVICES:
+            return _json_response({"status": "SERVICE_UNKNOWN"}, 404)
         if ready is None or ready():
             return _json_response({"status": "SERVING"})
         return _json_response({"status": "NOT_SERVING"}, 503)
+
+    @app.get("/metrics")
+    def metrics_view() -> Response:
+        body, content_type = metrics.exposition(
+            request.headers.get("Accept"), root=process_root, root_role=process_role
+        )
+        return Response(body, content_type=content_type)
+
+    if metrics_port is not None:
+        port = str(metrics_port)
+
+        @app.before_request
+        def metrics_apart() -> Response | None:
+            # the metrics port serves /metrics alone, and /metrics is served nowhere else
+            if (request.environ.get("SERVER_PORT") == port) != (request.path == "/metrics"):
+                return _error_response(ApiError(code_pb2.NOT_FOUND, "NOT_FOUND", "not found"))
+            return None
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
@@ -267,7 +354,9 @@ def create_app(
 
     @app.errorhandler(Exception)
     def internal_error(exc: Exception) -> Response:
-        log.exception("request failed")
+        call = observability.current()
+        log.exception("request failed (request id %s)", call.request_id if call else "-")
         return _error_response(ApiError.internal())
 
+    app.wsgi_app = _Observed(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -24,6 +24,11 @@ DOMINO_RULES_GRACE                 10             seconds calls in flight get at
 DOMINO_RULES_DRAIN_DELAY           0              seconds of not-ready before a stop
 DOMINO_RULES_SEAL_KEYS             (none)         ``id2:BASE64KEY,id1:BASE64KEY``: first seals
 DOMINO_RULES_REQUIRE_SEALED        0              1 = refuse unsealed tokens
+DOMINO_RULES_LOG_LEVEL             info           debug, info, warning or error
+DOMINO_RULES_LOG_FORMAT            text           ``text`` (one readable line) or ``json``
+DOMINO_RULES_METRICS_PORT          (none)         serve ``GET /metrics`` on a port of its own
+                                                  (0 = pick a free one) instead of the REST
+                                                  port
 ================================== ============== ==========================================
 """
 
@@ -41,11 +46,13 @@ from .tokens import KeyRing, TokenCodec
 if TYPE_CHECKING:  # the service pulls in the whole core: only the doors need it
     from .api import RulesService
 
-__all__ = ["ENV_PREFIX", "SettingError", "Settings", "usable_cores"]
+__all__ = ["ENV_PREFIX", "LOG_FORMATS", "LOG_LEVELS", "SettingError", "Settings", "usable_cores"]
 
 ENV_PREFIX = "DOMINO_RULES_"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"", "0", "false", "no", "off"}
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("text", "json")
 #: gRPC takes message sizes as a C int.
 _MAX_BYTES = 2**31 - 1
 
@@ -138,6 +145,16 @@ def _text(name: str, text: str) -> str:
     return text
 
 
+def _choice(*choices: str) -> Callable[[str, str], str]:
+    def parse(name: str, text: str) -> str:
+        value = text.strip().lower()
+        if value not in choices:
+            raise SettingError(f"{name} must be one of {', '.join(choices)}, not {text!r}")
+        return value
+
+    return parse
+
+
 def _cores_default() -> int:
     return usable_cores()
 
@@ -167,6 +184,10 @@ class Settings:
     drain_delay: float = _field(_seconds(0, inclusive=True), default=0.0)
     seal_keys: str = _field(_text, default="")
     require_sealed: bool = _field(_flag, default=False)
+    log_level: str = _field(_choice(*LOG_LEVELS), default="info")
+    log_format: str = _field(_choice(*LOG_FORMATS), default="text")
+    #: ``None``: ``/metrics`` is served on the REST port
+    metrics_port: int | None = _field(_port, default=None)
 
     @staticmethod
     def flag(name: str) -> str:
@@ -221,7 +242,12 @@ class Settings:
         out = {}
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
-            text = ("1" if value else "0") if isinstance(value, bool) else str(value)
+            if value is None:
+                text = ""  # an empty variable counts as unset
+            elif isinstance(value, bool):
+                text = "1" if value else "0"
+            else:
+                text = str(value)
             out[self.variable(field.name)] = text
         return out
 

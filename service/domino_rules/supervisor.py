@@ -3,22 +3,28 @@
 What it does, in order:
 
 1. checks every setting (:class:`~domino_rules.settings.Settings`), then binds the REST
-   port (a listening socket the gateway inherits) and reserves the gRPC port (a socket
-   bound with ``SO_REUSEPORT`` that never listens, so that port 0 works and nothing else
-   takes the port); a port in use or a host that is not this machine's stops start-up
-   here, with exit status 2 and one line naming the flag and the variable;
+   port (a listening socket the gateway inherits; so is the metrics port, if it has one
+   of its own) and reserves the gRPC port (a socket bound with ``SO_REUSEPORT`` that
+   never listens, so that port 0 works and nothing else takes the port); a port in use
+   or a host that is not this machine's stops start-up here, with exit status 2 and one
+   line naming the flag and the variable;
 2. starts ``--grpc-workers`` gRPC processes, which all bind the reserved port with
    ``SO_REUSEPORT``, and the REST gateway (gunicorn, ``--http-workers`` workers), each
    by exec (``python -m domino_rules.child``), without ``preexec_fn``; each child asks
    the kernel for SIGTERM should the supervisor die;
-3. prints the two ``listening`` lines once every gRPC process has said it serves and the
-   gateway has answered ``GET /healthz``;
+3. prints the two ``listening`` lines (and a third for a metrics port of its own) once
+   every gRPC process has said it serves and the gateway has answered ``GET /healthz``;
 4. supervises: a gRPC process that dies is started again (unless it dies right after
-   its start, which stops everything); if the gateway dies, everything stops, exit 1;
+   its start, which stops everything), and its live gauges are dropped from the
+   metrics; if the gateway dies, everything stops, exit 1;
 5. on SIGTERM or SIGINT, stops gracefully: closes the drain pipe (gRPC health and
    ``/readyz`` go NOT_SERVING at once), waits ``--drain-delay`` seconds, then sends
    SIGTERM to every child: new calls are refused, calls in flight get ``--grace``
    seconds, then everything exits 0. A second signal kills the children at once.
+
+Every door process writes its metrics into a private directory the supervisor makes
+(``PROMETHEUS_MULTIPROC_DIR``, :func:`~domino_rules.lifecycle.metrics_directory`) and
+removes once every child has ended.
 
 The supervisor never imports gRPC and never starts a thread, so nothing here forks after
 a gRPC thread exists; each gRPC process creates its threads after its own exec.
@@ -40,6 +46,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .lifecycle import METRICS_DIRECTORY, forget_process_metrics, metrics_directory
 from .settings import SettingError, Settings
 
 __all__ = ["Reservation", "Supervisor", "bind_ports", "serve"]
@@ -74,9 +81,12 @@ class Reservation:
     grpc_port: int
     #: where to reach the REST door from this machine
     probe_address: str
+    #: the metrics port's listeners, if it has a port of its own (handed to the gateway)
+    metrics_sockets: list[socket.socket] = field(default_factory=list)
+    metrics_port: int | None = None
 
     def close(self) -> None:
-        for sock in self.http_sockets + self.grpc_sockets:
+        for sock in self.http_sockets + self.grpc_sockets + self.metrics_sockets:
             sock.close()
 
 
@@ -116,25 +126,42 @@ def _socket(family: socket.AddressFamily, *, reuse_port: bool, dual_stack: bool)
     return sock
 
 
+def _listen(
+    name: str, settings: Settings, addresses: list[tuple[socket.AddressFamily, str]], port: int
+) -> tuple[list[socket.socket], int]:
+    """Listening sockets on ``port`` of every address (port 0: one free port for all)."""
+    dual_stack = len(addresses) == 1
+    sockets: list[socket.socket] = []
+    try:
+        for family, address in addresses:
+            sock = _socket(family, reuse_port=False, dual_stack=dual_stack)
+            sockets.append(sock)
+            try:
+                sock.bind((address, port))
+            except OSError as exc:
+                raise _bind_error(name, settings.host, address, port, exc) from None
+            sock.listen(BACKLOG)
+            port = sock.getsockname()[1]
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets, port
+
+
 def bind_ports(settings: Settings) -> Reservation:
-    """Bind the REST port and reserve the gRPC port on every address of ``settings.host``;
-    :class:`SettingError` names the setting at fault."""
+    """Bind the REST port (and the metrics port, if it has one of its own) and reserve
+    the gRPC port on every address of ``settings.host``; :class:`SettingError` names the
+    setting at fault."""
     addresses = _addresses(settings.host)
     # a lone IPv6 address such as "::" takes IPv4 too, as gRPC's own socket does
     dual_stack = len(addresses) == 1
     http_sockets: list[socket.socket] = []
     grpc_sockets: list[socket.socket] = []
+    metrics_sockets: list[socket.socket] = []
+    metrics_port = None
     try:
-        http_port = settings.http_port
-        for family, address in addresses:
-            sock = _socket(family, reuse_port=False, dual_stack=dual_stack)
-            http_sockets.append(sock)
-            try:
-                sock.bind((address, http_port))
-            except OSError as exc:
-                raise _bind_error("http_port", settings.host, address, http_port, exc) from None
-            sock.listen(BACKLOG)
-            http_port = sock.getsockname()[1]
+        http_sockets, http_port = _listen("http_port", settings, addresses, settings.http_port)
         grpc_port = settings.grpc_port
         for family, address in addresses:
             if grpc_port:
@@ -154,13 +181,19 @@ def bind_ports(settings: Settings) -> Reservation:
             except OSError as exc:
                 raise _bind_error("grpc_port", settings.host, address, grpc_port, exc) from None
             grpc_port = sock.getsockname()[1]
+        if settings.metrics_port is not None:
+            metrics_sockets, metrics_port = _listen(
+                "metrics_port", settings, addresses, settings.metrics_port
+            )
     except BaseException:
-        for sock in http_sockets + grpc_sockets:
+        for sock in http_sockets + grpc_sockets + metrics_sockets:
             sock.close()
         raise
     first = addresses[0][1]
     reach = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(first, first)
-    return Reservation(http_sockets, grpc_sockets, http_port, grpc_port, reach)
+    return Reservation(
+        http_sockets, grpc_sockets, http_port, grpc_port, reach, metrics_sockets, metrics_port
+    )
 
 
 @dataclass
@@ -192,10 +225,17 @@ class _Failed(Exception):
 
 
 class Supervisor:
-    def __init__(self, settings: Settings, reservation: Reservation, signals: _Signals) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        reservation: Reservation,
+        signals: _Signals,
+        metrics_directory: str | None = None,
+    ) -> None:
         self.settings = settings
         self.reservation = reservation
         self.signals = signals
+        self.metrics_directory = metrics_directory
         self.drain_read, self.drain_write = os.pipe()
         self.env = {
             **MALLOC_TUNING,
@@ -204,6 +244,12 @@ class Supervisor:
             "DOMINO_RULES_GRPC_PORT": str(reservation.grpc_port),
             "DOMINO_RULES_HTTP_PORT": str(reservation.http_port),
         }
+        if reservation.metrics_port is not None:
+            self.env["DOMINO_RULES_METRICS_PORT"] = str(reservation.metrics_port)
+        if metrics_directory is not None:
+            self.env[METRICS_DIRECTORY] = metrics_directory
+        else:
+            self.env.pop(METRICS_DIRECTORY, None)
         self.grpc: list[_Child] = []
         self.gateway: _Child | None = None
 
@@ -248,7 +294,8 @@ class Supervisor:
         return child
 
     def start_gateway(self) -> _Child:
-        fds = tuple(sock.fileno() for sock in self.reservation.http_sockets)
+        listeners = self.reservation.http_sockets + self.reservation.metrics_sockets
+        fds = tuple(sock.fileno() for sock in listeners)
         ready_read, ready_write = os.pipe()
         command = [*self._command("rest"), "--ready-fd", str(ready_write)]
         for fd in fds:
@@ -346,6 +393,7 @@ class Supervisor:
                     "a gRPC process exited with status %s; starting another",
                     child.process.returncode,
                 )
+                forget_process_metrics(child.process.pid, self.metrics_directory)
                 self.grpc.remove(child)
                 replacement = self.start_grpc()
                 if replacement.ready_fd is not None:
@@ -401,18 +449,28 @@ def serve(settings: Settings) -> int:
             "no sealing keys (DOMINO_RULES_SEAL_KEYS): state tokens are NOT sealed, and anyone "
             "holding one can read every hand; set keys before exposing tokens to players"
         )
-    supervisor = Supervisor(settings, reservation, signals)
+    with metrics_directory() as directory:
+        return _run(settings, reservation, signals, directory)
+
+
+def _run(settings: Settings, reservation: Reservation, signals: _Signals, directory: str) -> int:
+    supervisor = Supervisor(settings, reservation, signals, directory)
     status = 0
     try:
         for _ in range(settings.grpc_workers):
             supervisor.start_grpc()
         supervisor.start_gateway()
-        for sock in reservation.http_sockets:
+        for sock in reservation.http_sockets + reservation.metrics_sockets:
             sock.close()  # the gateway holds them now
         supervisor.wait_until_ready()
         host = f"[{settings.host}]" if ":" in settings.host else settings.host
         print(f"gRPC listening on {host}:{reservation.grpc_port}", flush=True)
         print(f"REST listening on http://{host}:{reservation.http_port}", flush=True)
+        if reservation.metrics_port is not None:
+            print(
+                f"Metrics listening on http://{host}:{reservation.metrics_port}/metrics",
+                flush=True,
+            )
         status = supervisor.supervise()
     except _Stopped:
         status = 0

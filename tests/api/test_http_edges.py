@@ -8,6 +8,7 @@ import contextlib
 import json
 import re
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,15 +37,22 @@ def served(log: Path) -> Iterator[Served]:
         yield served
 
 
+class LogTail:
+    """The lines the server logs from the start of one test on."""
+
+    def __init__(self, log: Path) -> None:
+        self.log = log
+        self.start = log.stat().st_size
+
+    def lines(self) -> list[str]:
+        with self.log.open() as stream:
+            stream.seek(self.start)
+            return stream.read().splitlines()
+
+
 @pytest.fixture
-def new_log_lines(log: Path) -> Iterator[list[str]]:
-    """The lines the server logs during one test."""
-    start = log.stat().st_size
-    lines: list[str] = []
-    yield lines
-    with log.open() as stream:
-        stream.seek(start)
-        lines.extend(stream.read().splitlines())
+def new_log_lines(log: Path) -> LogTail:
+    return LogTail(log)
 
 
 def exchange(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -100,9 +108,18 @@ def reason(error: dict[str, Any]) -> str:
     return str(error["details"][0]["reason"])
 
 
-def no_traceback(lines: list[str], requests: int = 1) -> None:
+def no_traceback(tail: LogTail, requests: int = 1) -> list[str]:
+    """The server logged exactly one access line per request, and nothing else."""
+    deadline = time.monotonic() + 5
+    lines = tail.lines()
+    while len(lines) < requests and time.monotonic() < deadline:  # written after the answer
+        time.sleep(0.02)
+        lines = tail.lines()
+    time.sleep(0.1)  # and nothing more comes after them
+    lines = tail.lines()
     assert not any("Traceback" in line or "Error handling" in line for line in lines), lines
-    assert len(lines) <= requests, lines
+    assert len(lines) == requests, lines
+    return lines
 
 
 LONE_SURROGATES = [
@@ -118,15 +135,15 @@ LONE_SURROGATES = [
 @pytest.mark.parametrize("path", POST_PATHS)
 @pytest.mark.parametrize("body", LONE_SURROGATES)
 def test_a_lone_surrogate_is_a_bad_request(
-    served: Served, new_log_lines: list[str], path: str, body: bytes
+    served: Served, new_log_lines: LogTail, path: str, body: bytes
 ) -> None:
     error = error_of(*exchange(served.http_port, post(served.http_port, path, body)))
     assert reason(error) == "MALFORMED_REQUEST" and error["code"] == 3
     assert "surrogate" in error["message"]
-    no_traceback(new_log_lines, requests=0)
+    no_traceback(new_log_lines)
 
 
-def test_an_invalid_chunk_size_is_a_bad_request(served: Served, new_log_lines: list[str]) -> None:
+def test_an_invalid_chunk_size_is_a_bad_request(served: Served, new_log_lines: LogTail) -> None:
     data = b"POST /v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n"
     status, headers, body = exchange(served.http_port, data)
     error = error_of(status, headers, body)
@@ -143,14 +160,14 @@ def test_a_chunked_body_within_the_limit_is_read(served: Served) -> None:
 
 @pytest.mark.parametrize("size", [LIMIT + 1, 2 * LIMIT, 8 * LIMIT])
 def test_a_chunked_body_over_the_limit_gets_413(
-    served: Served, new_log_lines: list[str], size: int
+    served: Served, new_log_lines: LogTail, size: int
 ) -> None:
     body = b'{"seed": "' + b"x" * (size - 12) + b'"}'
     status, headers, answer = exchange(served.http_port, chunked("/v1/games", body))
     error = error_of(status, headers, answer)
     assert status == 413 and reason(error) == "REQUEST_TOO_LARGE" and error["code"] == 8
     assert headers["connection"] == "close"
-    no_traceback(new_log_lines, requests=0)
+    no_traceback(new_log_lines)
 
 
 def test_a_body_with_a_length_over_the_limit_gets_413(served: Served) -> None:
@@ -186,14 +203,14 @@ def test_a_body_with_a_length_over_the_limit_gets_413(served: Served) -> None:
     ids=["request-line", "many-headers", "long-header", "request-line-garbage", "header", "te"],
 )
 def test_what_the_http_parser_refuses_is_answered_in_json(
-    served: Served, new_log_lines: list[str], data: bytes, status: int, reason_: str
+    served: Served, new_log_lines: LogTail, data: bytes, status: int, reason_: str
 ) -> None:
     answer = exchange(served.http_port, data)
     error = error_of(*answer)
     assert answer[0] == status and reason(error) == reason_
     assert answer[1]["connection"] == "close"
-    no_traceback(new_log_lines)
-    assert all(re.search(r"invalid request from 127\.0\.0\.1", line) for line in new_log_lines)
+    lines = no_traceback(new_log_lines)
+    assert all(re.search(r"invalid request from 127\.0\.0\.1", line) for line in lines), lines
 
 
 def test_the_door_still_answers_afterwards(served: Served) -> None:
