@@ -39,7 +39,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2
 from werkzeug.exceptions import HTTPException
 
-from . import docs, metrics, observability
+from . import docs, metrics, observability, playground
 from .api import ApiError, RulesService, to_status
 from .settings import Settings
 from .v1 import domino_rules_pb2 as pb
@@ -310,6 +310,7 @@ def create_app(
         view = _view(service, name, body, limit)
         app.add_url_rule(path, endpoint=name, view_func=view, methods=[verb])
     docs.register(app)  # GET /openapi.json and the offline GET /docs
+    playground.register(app)  # GET /play: play any ruleset against bots
 
     @app.get("/healthz")
     def healthz() -> Response:
