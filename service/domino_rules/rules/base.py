@@ -36,10 +36,8 @@ import abc
 import dataclasses
 import enum
 import functools
-import itertools
 import typing
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -49,11 +47,12 @@ from .checks import (
     check_length,
     check_range,
     check_seat,
-    check_sorted,
     fail,
+    is_sorted,
     require,
     shown,
     type_check,
+    type_ok,
 )
 from .errors import (
     GameOverError,
@@ -64,7 +63,7 @@ from .errors import (
     OptionsError,
     PlayerCountError,
 )
-from .tiles import MAX_PIP, Tile
+from .tiles import MAX_PIP, SetCodes, Tile, set_codes
 
 __all__ = [
     "MAX_DEAL_ATTEMPTS",
@@ -87,7 +86,12 @@ __all__ = [
     "Score",
     "Status",
     "View",
+    "build_match",
+    "fields_of",
+    "frozen_builder",
+    "hand_result",
     "held_tiles",
+    "made_of",
     "next_seat",
     "option",
     "replace_at",
@@ -324,7 +328,7 @@ def _parse_field(word: str) -> tuple[str, Any]:
     return "tile", Tile.parse(word)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Event:
     """Something that happened inside a move.
 
@@ -357,7 +361,7 @@ class Event:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandResult:
     """One finished hand: raw counts, points scored, winners, how it ended, and the
     per-hand settlement (where the ruleset settles hand by hand)."""
@@ -373,9 +377,15 @@ HandT = TypeVar("HandT")
 OptionsT = TypeVar("OptionsT")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Match(Generic[OptionsT, HandT]):
-    """The whole game: the match around the state of the current hand (a ruleset's value)."""
+    """The whole game: the match around the state of the current hand (a ruleset's value).
+
+    A match is an immutable value: equality, hashing and ``repr`` are those of its fields.
+    Besides them, its instance dict may hold the legal moves a ruleset computed for it
+    (:meth:`Ruleset.legal_moves`), so that :meth:`Ruleset.apply` on the same match object
+    does not compute them again; a copy or a pickle leaves that cache behind.
+    """
 
     players: int
     options: OptionsT
@@ -385,6 +395,17 @@ class Match(Generic[OptionsT, HandT]):
     history: tuple[HandResult, ...] = ()
     status: Status = Status.IN_PROGRESS
     last_events: tuple[Event, ...] = ()
+
+    #: The legal moves computed for this match, ``(ruleset, moves)``: set in the instance
+    #: dict by :meth:`Ruleset.legal_moves`; not a field.
+    _legal_moves: ClassVar[tuple[object, tuple[Move, ...]] | None] = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: value for name, value in self.__dict__.items() if name != _LEGAL}
+
+
+#: The key of a match's cached legal moves in its instance dict.
+_LEGAL = "_legal_moves"
 
 
 class HandState(Protocol):
@@ -432,14 +453,119 @@ class Score:
     settlement: tuple[int, ...] | None
 
 
+#: The only legal move of a hand that is over (RULES: seat 0 applies NEXT_HAND).
+_NEXT_HAND_MOVES = (Move(0, MoveKind.NEXT_HAND),)
+# Members the framework reads on every move, as module constants: reading a member off its
+# Enum class is a slow lookup (the metaclass defines __getattr__).
+_NEXT_HAND = MoveKind.NEXT_HAND
+_IN_PROGRESS, _HAND_OVER, _MATCH_OVER = Status.IN_PROGRESS, Status.HAND_OVER, Status.MATCH_OVER
+
 # --------------------------------------------------------------------------- helpers
 
 T = TypeVar("T")
 
 
+_new = object.__new__
+_set_dict = object.__setattr__
+
+
+def frozen_builder(cls: type[T]) -> Callable[..., T]:
+    """A fast positional constructor of the frozen dataclass ``cls``.
+
+    ``build(*values)`` equals ``cls(*values)`` with every field given, in field order.
+    A frozen dataclass's ``__init__`` sets each field with its own
+    ``object.__setattr__`` call; the builder sets the instance dict at once, which makes
+    it about three times cheaper. The rules build a hand state and a match on every
+    move. Only for classes without slots and without ``__post_init__`` (whose instances
+    keep their fields in their dict, and whose ``__init__`` does nothing else).
+
+    >>> build = frozen_builder(Match)
+    >>> match = build(2, None, "seed", 1, None, (), Status.IN_PROGRESS, ())
+    >>> match == Match(2, None, "seed", 1, None)
+    True
+    """
+    if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has slots or a __post_init__: use its constructor")
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    items = ", ".join(f"{name!r}: {name}" for name in names)
+    source = (
+        f"def build({', '.join(names)}):\n"
+        f"    obj = new(cls)\n"
+        f"    set_dict(obj, '__dict__', {{{items}}})\n"
+        f"    return obj\n"
+    )
+    namespace: dict[str, Any] = {"new": _new, "set_dict": _set_dict, "cls": cls}
+    exec(compile(source, f"<builder of {cls.__name__}>", "exec"), namespace)
+    build: Callable[..., T] = namespace["build"]
+    return build
+
+
 def next_seat(seat: int, players: int) -> int:
     """The seat after ``seat`` in turn order (increasing seat numbers, wrapping around)."""
     return (seat + 1) % players
+
+
+def fields_of(value: Any) -> dict[str, Any]:
+    """A new dict of the fields of ``value``, a frozen dataclass without slots, to change
+    and pass to :func:`made_of`: a copy that changes a few fields costs less than
+    building every field again. (A match's dict may also hold its legal moves, which are
+    no field: drop them.)"""
+    fields: dict[str, Any] = value.__dict__.copy()
+    return fields
+
+
+def made_of(cls: type[T]) -> Callable[[dict[str, Any]], T]:
+    """``make(fields)``: the instance of the frozen dataclass ``cls`` (without slots or
+    ``__post_init__``) whose fields are ``fields``, a dict no one else holds, with exactly
+    its fields. No ``__init__`` runs, as with :func:`frozen_builder`.
+
+    >>> match = Match(2, None, "seed", 1, None)
+    >>> fields = fields_of(match)
+    >>> fields["hand_number"] = 2
+    >>> made_of(Match)(fields) == dataclasses.replace(match, hand_number=2)
+    True
+    """
+    set_dict = cls.__dict__["__dict__"].__set__  # the instance dict, set at once
+
+    def make(fields: dict[str, Any]) -> T:
+        obj = _new(cls)
+        set_dict(obj, fields)
+        return obj
+
+    return make
+
+
+#: ``Match(*fields)``, every field given in order (:func:`frozen_builder`).
+build_match: Callable[..., Match[Any, Any]] = frozen_builder(Match)
+#: ``HandResult(counts, points, winners, end, settlement)``, all given (:func:`frozen_builder`).
+hand_result: Callable[..., HandResult] = frozen_builder(HandResult)
+
+
+_make_match = made_of(Match)
+_make_event = made_of(Event)
+
+
+@functools.lru_cache(maxsize=1024)
+def _event_of(
+    kind: EventKind, count: int | None, seats: tuple[int, ...], scores: tuple[int, ...]
+) -> Event:
+    """``Event(kind, count=count, seats=seats, scores=scores)``: a copy of the fields of a
+    blank event with these changed (:func:`fields_of`), cheaper than the constructor; the
+    events of a hand's end and of a new hand recur, and are made once while they do."""
+    fields = fields_of(_BLANK_EVENT)
+    fields["kind"] = kind
+    fields["count"] = count
+    fields["seats"] = seats
+    fields["scores"] = scores
+    return _make_event(fields)
+
+
+_BLANK_EVENT = Event(EventKind.DEAL)
+_NEXT_HAND_EVENT, _HAND_OVER_EVENT, _MATCH_OVER_EVENT = (
+    EventKind.NEXT_HAND,
+    EventKind.HAND_OVER,
+    EventKind.MATCH_OVER,
+)
 
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
@@ -449,7 +575,7 @@ def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 
 def held_tiles(state: HandState) -> tuple[Tile, ...]:
     """Every tile in every seat's hand (a piece of each ruleset's ``all_tiles``)."""
-    return tuple(tile for tiles in state.hands for tile in tiles)
+    return tuple([tile for tiles in state.hands for tile in tiles])
 
 
 # --------------------------------------------------------------------------- options
@@ -619,6 +745,16 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
 
     # ---- hooks with defaults --------------------------------------------------
 
+    def hand_step(
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[StateT, tuple[Event, ...], bool]:
+        """:meth:`hand_apply`, and :meth:`hand_over` of the state it returns: the step of
+        every move but ``NEXT_HAND``. A ruleset that knows, as it applies a move, whether
+        the move ended the hand may answer both at once (a fast path: it must agree with
+        the two hooks)."""
+        state, events = self.hand_apply(match, move)
+        return state, events, self.hand_over(state)
+
     def check_options(self, options: OptionsT) -> None:
         """Checks across options; raise :class:`OptionsError`."""
 
@@ -681,9 +817,11 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
             raise PlayerCountError(
                 f"{self.name} takes {low} to {high} players with these options, not {players!r}"
             )
-        blank: Match[OptionsT, Any] = Match(players, options, seed, 0, None)
+        blank: Match[OptionsT, Any] = build_match(
+            players, options, seed, 0, None, (), _IN_PROGRESS, ()
+        )
         state, events = self.deal(blank, 1)
-        return Match(players, options, seed, 1, state, last_events=events)
+        return build_match(players, options, seed, 1, state, (), _IN_PROGRESS, events)
 
     def deal(
         self, match: Match[OptionsT, Any], hand_number: int
@@ -699,6 +837,8 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
             order = rng.shuffled(match.seed, f"deal/{hand_number}/{attempt}", tiles)
             if not self.void_deal(match, order):
                 state, events = self.deal_from(match, hand_number, order)
+                if not redeals:
+                    return state, events
                 return state, (*events[:1], *redeals, *events[1:])
             redeals.append(Event(EventKind.REDEAL, count=attempt + 1))
         raise RuntimeError("every deal was void")  # pragma: no cover - probability ~ 0
@@ -709,19 +849,31 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         return match.hand_number >= MAX_HANDS or self.match_over(match)
 
     def to_act(self, match: Match[OptionsT, StateT]) -> int | None:
-        if match.status is Status.MATCH_OVER:
+        if match.status is _MATCH_OVER:
             return None
-        if match.status is Status.HAND_OVER:
+        if match.status is _HAND_OVER:
             return 0  # RULES: seat 0 applies NEXT_HAND
         return self.hand_to_act(match.hand_state)
 
     def legal_moves(self, match: Match[OptionsT, StateT]) -> tuple[Move, ...]:
-        """The legal moves of the seat to act; empty once the match is over."""
-        if match.status is Status.MATCH_OVER:
-            return ()
-        if match.status is Status.HAND_OVER:
-            return (Move(0, MoveKind.NEXT_HAND),)
-        return self.hand_legal_moves(match.hand_state, match.options)
+        """The legal moves of the seat to act; empty once the match is over.
+
+        They are computed once per match object: the match keeps them (see
+        :class:`Match`), for this ruleset only.
+        """
+        cached = match._legal_moves
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        status = match.status
+        legal: tuple[Move, ...]
+        if status is _IN_PROGRESS:
+            legal = self.hand_legal_moves(match.hand_state, match.options)
+        elif status is _HAND_OVER:
+            legal = _NEXT_HAND_MOVES
+        else:
+            legal = ()
+        match.__dict__[_LEGAL] = (self, legal)
+        return legal
 
     def is_legal(self, match: Match[OptionsT, StateT], move: Move) -> bool:
         return move in self.legal_moves(match)
@@ -736,9 +888,30 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         (:class:`NotYourTurnError`), the move is legal (:class:`IllegalMoveError`). The
         messages name the move and public facts only (the kinds of the legal moves, never
         their tiles).
+
+        A playout that takes its move from :meth:`legal_moves` of the same match object
+        passes every check at once: the move *is* one of the legal moves this ruleset
+        computed and the match keeps (each of them well formed, of the seat to act, in a
+        match not over), so nothing is computed twice. Any other move, equal or not, goes
+        through the checks in order.
         """
+        cached = match._legal_moves
+        if cached is not None and cached[0] is self:
+            for legal_move in cached[1]:
+                if legal_move is move:
+                    if move.kind is _NEXT_HAND:
+                        return self._apply(match, move)
+                    # _apply's common case, without a call more
+                    state, events, over = self.hand_step(match, move)
+                    if over:
+                        return self._hand_ended(match, state, events)
+                    fields = match.__dict__.copy()  # fields_of(match)
+                    del fields[_LEGAL]  # a cache of the old match, not a field
+                    fields["hand_state"] = state
+                    fields["last_events"] = events
+                    return _make_match(fields), events
         move.check()
-        if match.status is Status.MATCH_OVER:
+        if match.status is _MATCH_OVER:
             raise GameOverError(f"the match is over; no move is legal (got {move})")
         to_act = self.to_act(match)
         if move.seat != to_act:
@@ -754,57 +927,75 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
     def _apply(
         self, match: Match[OptionsT, StateT], move: Move
     ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
-        """Apply a move known to be legal."""
-        if move.kind is MoveKind.NEXT_HAND:
+        """Apply a move known to be legal: the unchecked fast path behind :meth:`apply`.
+
+        The new match is built as ``dataclasses.replace`` would build it, only cheaper
+        (:func:`fields_of`, :func:`made_of`, :data:`build_match`).
+        """
+        if move.kind is _NEXT_HAND:
+            players, options, seed = match.players, match.options, match.seed
             number = match.hand_number + 1
             state, dealt = self.deal(match, number)
-            events = (Event(EventKind.NEXT_HAND, count=number), *dealt)
-            new = dataclasses.replace(
-                match,
-                hand_number=number,
-                hand_state=state,
-                status=Status.IN_PROGRESS,
-                last_events=events,
+            events = (_event_of(_NEXT_HAND_EVENT, number, (), ()), *dealt)
+            new = build_match(
+                players, options, seed, number, state, match.history, _IN_PROGRESS, events
             )
             return new, events
-        state, events = self.hand_apply(match, move)
-        new = dataclasses.replace(match, hand_state=state)
-        if self.hand_over(state):
-            result = self.score_hand(new)
-            new = dataclasses.replace(new, history=(*match.history, result))
-            events += (Event(EventKind.HAND_OVER, seats=result.winners, scores=result.points),)
-            if self.ends_match(new):
-                new = dataclasses.replace(new, status=Status.MATCH_OVER)
-                events += (
-                    Event(EventKind.MATCH_OVER, seats=self.winners(new), scores=self.totals(new)),
-                )
-            else:
-                new = dataclasses.replace(new, status=Status.HAND_OVER)
-        new = dataclasses.replace(new, last_events=events)
-        return new, events
+        state, events, over = self.hand_step(match, move)
+        if over:
+            return self._hand_ended(match, state, events)
+        fields = match.__dict__.copy()  # fields_of(match)
+        fields.pop(_LEGAL, None)  # a cache of the old match, not a field
+        fields["hand_state"] = state
+        fields["last_events"] = events
+        return _make_match(fields), events
+
+    def _hand_ended(
+        self, match: Match[OptionsT, StateT], state: StateT, events: tuple[Event, ...]
+    ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
+        """The match after a move that ended the hand (``state``, ``events``): the hand is
+        scored, then the match may be over."""
+        fields = match.__dict__.copy()  # fields_of(match)
+        fields.pop(_LEGAL, None)  # a cache of the old match, not a field
+        fields["hand_state"] = state
+        result = self.score_hand(_make_match(fields.copy()))
+        fields["history"] = (*match.history, result)
+        new = _make_match(fields.copy())
+        events += (_event_of(_HAND_OVER_EVENT, None, result.winners, result.points),)
+        if self.ends_match(new):
+            fields["status"] = _MATCH_OVER
+            new = _make_match(fields.copy())
+            events += (_event_of(_MATCH_OVER_EVENT, None, self.winners(new), self.totals(new)),)
+        else:
+            fields["status"] = _HAND_OVER
+        fields["last_events"] = events
+        return _make_match(fields), events
 
     # ---- scores and views -----------------------------------------------------
 
     def totals(self, match: Match[OptionsT, StateT]) -> tuple[int, ...]:
-        totals = [0] * match.players
+        players = match.players
+        totals = [0] * players
         for result in match.history:
-            for seat, points in enumerate(result.points):
-                totals[seat] += points
-        if match.status is Status.IN_PROGRESS:
-            for seat, points in enumerate(self.running_points(match.hand_state, match.players)):
-                totals[seat] += points
+            for seat, value in enumerate(result.points):
+                totals[seat] += value
+        if match.status is _IN_PROGRESS:
+            running = self.running_points(match.hand_state, players)
+            if any(running):  # points pegged in this hand (none in most games)
+                for seat, value in enumerate(running):
+                    totals[seat] += value
         return tuple(totals)
 
     def winners(self, match: Match[OptionsT, StateT]) -> tuple[int, ...]:
         """Seats with the best match total (equal best share the win); empty until the end."""
-        if match.status is not Status.MATCH_OVER:
+        if match.status is not _MATCH_OVER:
             return ()
         totals = self.totals(match)
         best = min(totals) if self.low_wins else max(totals)
         return tuple(seat for seat, total in enumerate(totals) if total == best)
 
     def score(self, match: Match[OptionsT, StateT]) -> Score:
-        if match.status is Status.IN_PROGRESS:
+        if match.status is _IN_PROGRESS:
             hand_points = self.running_points(match.hand_state, match.players)
         else:
             hand_points = match.history[-1].points
@@ -870,139 +1061,263 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         """
         self._check_match_types(match)
         options, players = match.options, match.players
+        if not self._options_in_range(options):
+            try:
+                hints = _option_hints(self.options_type)
+                for spec in self.option_specs():
+                    _checked_option(
+                        spec, hints[spec.name], getattr(options, spec.name), by_name=False
+                    )
+            except OptionsError as exc:
+                raise InvalidStateError(f"the options are not valid: {exc}") from None
         try:
-            hints = _option_hints(self.options_type)
-            for spec in self.option_specs():
-                _checked_option(spec, hints[spec.name], getattr(options, spec.name), by_name=False)
             self.check_options(options)
         except OptionsError as exc:
             raise InvalidStateError(f"the options are not valid: {exc}") from None
         low, high = self.player_range(options)
-        check_range(players, low, high, "players")
-        check_range(len(match.seed), 1, MAX_SEED_CHARS, "the length of the seed")
+        if not low <= players <= high:
+            check_range(players, low, high, "players")
+        seed = match.seed
+        if not 1 <= len(seed) <= MAX_SEED_CHARS:
+            check_range(len(seed), 1, MAX_SEED_CHARS, "the length of the seed")
         try:
-            match.seed.encode("utf-8")
+            seed.encode("utf-8")
         except UnicodeError:
             fail("the seed is not valid Unicode text")
-        check_range(match.hand_number, 1, MAX_HANDS, "hand_number")
-        over = match.status is not Status.IN_PROGRESS
-        require(
-            len(match.history) == match.hand_number - (0 if over else 1),
-            f"{len(match.history)} hands in the history do not fit hand {match.hand_number} "
-            f"({match.status.value})",
-        )
-        self._check_history(match.history, players)
-        self._check_events(match)
-        self._check_hand_state_shape(match)
+        number, status, history = match.hand_number, match.status, match.history
+        if not 1 <= number <= MAX_HANDS:
+            check_range(number, 1, MAX_HANDS, "hand_number")
+        over = status is not _IN_PROGRESS
+        if len(history) != number - (0 if over else 1):
+            fail(f"{len(history)} hands in the history do not fit hand {number} ({status.value})")
+        self._check_history(history, players)
+        full = self.full_set(options)
+        codes = set_codes(full)
+        self._check_events(match, codes)
+        self._check_hand_state_shape(match, len(full))
         self.check_hand_state(match)
-        expected = _set_codes(self, options)
-        require(
-            Counter(tile.code for tile in self.all_tiles(match.hand_state)) == expected,
-            "the tiles are not exactly one copy of the set",
-        )
+        # all the tiles together are exactly one copy of the set
+        if sorted([tile.code for tile in self.all_tiles(match.hand_state)]) != list(codes.codes):
+            fail("the tiles are not exactly one copy of the set")
         self._check_status(match)
+
+    def _options_in_range(self, options: Any) -> bool:
+        """Every int option within its range (the option types are checked already):
+        ``False`` sends :meth:`check_match` to the checks of :meth:`make_options`."""
+        for name, low, high in _int_option_ranges(self.options_type):
+            value = getattr(options, name)
+            if (low is not None and value < low) or (high is not None and value > high):
+                return False
+        return True
 
     def _check_match_types(self, match: Match[Any, Any]) -> None:
         if type(match) is not Match:
             fail(f"a match must be a Match, not a {type(match).__name__}")
         for name, limit in (("history", MAX_HANDS), ("last_events", MAX_EVENTS)):
             items = getattr(match, name)
-            if type(items) is tuple:  # bounded before a deeper look
+            if type(items) is tuple and len(items) > limit:  # bounded before a deeper look
                 check_length(items, 0, limit, name)
+        if _match_type_ok(self.options_type, self.hand_state_type)(match):
+            return
+        # some field is not of its type: find the first, for the message
         for name, check in _match_checks(self.options_type, self.hand_state_type):
             check(getattr(match, name), name)
+        raise AssertionError("type_ok and type_check disagree")  # pragma: no cover
 
     def _check_history(self, history: tuple[HandResult, ...], players: int) -> None:
         totals = [0] * players
         nets = [0] * players
         settled = players if self.settles_hands else 0
+        hand_ends = self.hand_ends
         for number, result in enumerate(history, start=1):
-            what = f"the result of hand {number}"
+            counts, points, settlement = result.counts, result.points, result.settlement
             for name, values, size, low in (
-                ("counts", result.counts, players, 0),
-                ("points", result.points, players, 0),
-                ("settlement", result.settlement, settled, -MAX_HAND_POINTS),
+                ("counts", counts, players, 0),
+                ("points", points, players, 0),
+                ("settlement", settlement, settled, -MAX_HAND_POINTS),
             ):
-                check_length(values, size, size, f"{what}: {name}")
-                for value in values:
-                    check_range(value, low, MAX_HAND_POINTS, f"{what}: one of its {name}")
-            check_length(result.winners, 1, players, f"{what}: winners")
-            for seat in result.winners:
-                check_seat(seat, players, f"{what}: a winner")
-            require(
-                all(a < b for a, b in itertools.pairwise(result.winners)),
-                f"{what}: winners are not distinct seats in ascending order",
-            )
-            require(result.end in self.hand_ends, f"{what}: {self.name} has no end {result.end}")
+                if len(values) != size:
+                    check_length(values, size, size, f"the result of hand {number}: {name}")
+                if values and (min(values) < low or max(values) > MAX_HAND_POINTS):
+                    for value in values:
+                        check_range(
+                            value,
+                            low,
+                            MAX_HAND_POINTS,
+                            f"the result of hand {number}: one of its {name}",
+                        )
+            winners = result.winners
+            if not 1 <= len(winners) <= players:
+                check_length(winners, 1, players, f"the result of hand {number}: winners")
+            if min(winners) < 0 or max(winners) >= players:
+                for seat in winners:
+                    check_seat(seat, players, f"the result of hand {number}: a winner")
+            last = -1
+            for seat in winners:
+                if seat <= last:
+                    fail(
+                        f"the result of hand {number}: "
+                        "winners are not distinct seats in ascending order"
+                    )
+                last = seat
+            if result.end not in hand_ends:
+                fail(f"the result of hand {number}: {self.name} has no end {result.end}")
             for seat in range(players):
-                totals[seat] += result.points[seat]
-                nets[seat] += result.settlement[seat] if settled else 0
+                totals[seat] += points[seat]
+            if settled:
+                for seat in range(players):
+                    nets[seat] += settlement[seat]
         for seat in range(players):
-            check_range(totals[seat], 0, MAX_TOTAL, f"seat {seat}'s match total")
-            check_range(nets[seat], -MAX_TOTAL, MAX_TOTAL, f"seat {seat}'s settlement")
+            if not 0 <= totals[seat] <= MAX_TOTAL:
+                check_range(totals[seat], 0, MAX_TOTAL, f"seat {seat}'s match total")
+            if not -MAX_TOTAL <= nets[seat] <= MAX_TOTAL:
+                check_range(nets[seat], -MAX_TOTAL, MAX_TOTAL, f"seat {seat}'s settlement")
 
-    def _check_events(self, match: Match[Any, Any]) -> None:
+    def _check_events(self, match: Match[Any, Any], codes: SetCodes) -> None:
         events, players = match.last_events, match.players
-        codes = _set_codes(self, match.options)
-        size, top = sum(codes.values()), Tile.from_code(max(codes)).high
-        check_length(events, 0, MAX_EVENTS, "last_events")
+        in_set, size, top = codes.distinct, len(codes.codes), codes.top
+        if len(events) > MAX_EVENTS:
+            check_length(events, 0, MAX_EVENTS, "last_events")
         for event in events:
-            what = f"a {event.kind.value} event"
-            for seat in (event.seat, event.private_to):
-                if seat is not None:
-                    check_seat(seat, players, f"{what}: seat")
-            tiles = (event.tile, event.target, *event.tiles)
-            require(
-                all(tile is None or tile.code in codes for tile in tiles),
-                f"{what} names a tile that is not in the set",
-            )
-            check_length(event.tiles, 0, size, f"{what}: tiles")
-            if event.open_pip is not None:
-                check_range(event.open_pip, 0, top, f"{what}: open_pip")
-            check_length(event.dice, 0, 3, f"{what}: dice")
-            for die in event.dice:
-                check_range(die, 1, 6, f"{what}: a die")
-            if event.count is not None:
-                check_range(event.count, 0, MAX_HANDS, f"{what}: count")
-            if event.points is not None:
-                check_range(event.points, -MAX_HAND_POINTS, MAX_HAND_POINTS, f"{what}: points")
-            check_length(event.seats, 0, players, f"{what}: seats")
-            for seat in event.seats:
-                check_seat(seat, players, f"{what}: one of its seats")
-            check_length(event.scores, 0, players, f"{what}: scores")
-            for score in event.scores:
-                check_range(score, -MAX_TOTAL, MAX_TOTAL, f"{what}: one of its scores")
-            require(not event.hidden, f"{what} is a redacted copy; a state keeps the original")
+            seat, private_to, open_pip = event.seat, event.private_to, event.open_pip
+            tile, target, tiles = event.tile, event.target, event.tiles
+            dice, count, points = event.dice, event.count, event.points
+            seats, scores = event.seats, event.scores
+            if (
+                (seat is not None and not 0 <= seat < players)
+                or (private_to is not None and not 0 <= private_to < players)
+                or (tile is not None and tile.code not in in_set)
+                or (target is not None and target.code not in in_set)
+                or len(tiles) > size
+                or (open_pip is not None and not 0 <= open_pip <= top)
+                or len(dice) > 3
+                or (dice and (min(dice) < 1 or max(dice) > 6))
+                or (count is not None and not 0 <= count <= MAX_HANDS)
+                or (points is not None and not -MAX_HAND_POINTS <= points <= MAX_HAND_POINTS)
+                or len(seats) > players
+                or (seats and (min(seats) < 0 or max(seats) >= players))
+                or len(scores) > players
+                or (scores and (min(scores) < -MAX_TOTAL or max(scores) > MAX_TOTAL))
+                or event.hidden
+            ):
+                self._explain_event(event, players, codes)
+            for t in tiles:
+                if t.code not in in_set:
+                    self._explain_event(event, players, codes)
 
-    def _check_hand_state_shape(self, match: Match[Any, Any]) -> None:
+    def _explain_event(self, event: Event, players: int, codes: SetCodes) -> None:
+        """Raise the error of the first check ``event`` fails (see :meth:`check_match`)."""
+        in_set, size, top = codes.distinct, len(codes.codes), codes.top
+        what = f"a {event.kind.value} event"
+        for seat in (event.seat, event.private_to):
+            if seat is not None:
+                check_seat(seat, players, f"{what}: seat")
+        tiles = (event.tile, event.target, *event.tiles)
+        require(
+            all(tile is None or tile.code in in_set for tile in tiles),
+            f"{what} names a tile that is not in the set",
+        )
+        check_length(event.tiles, 0, size, f"{what}: tiles")
+        if event.open_pip is not None:
+            check_range(event.open_pip, 0, top, f"{what}: open_pip")
+        check_length(event.dice, 0, 3, f"{what}: dice")
+        for die in event.dice:
+            check_range(die, 1, 6, f"{what}: a die")
+        if event.count is not None:
+            check_range(event.count, 0, MAX_HANDS, f"{what}: count")
+        if event.points is not None:
+            check_range(event.points, -MAX_HAND_POINTS, MAX_HAND_POINTS, f"{what}: points")
+        check_length(event.seats, 0, players, f"{what}: seats")
+        for seat in event.seats:
+            check_seat(seat, players, f"{what}: one of its seats")
+        check_length(event.scores, 0, players, f"{what}: scores")
+        for score in event.scores:
+            check_range(score, -MAX_TOTAL, MAX_TOTAL, f"{what}: one of its scores")
+        require(not event.hidden, f"{what} is a redacted copy; a state keeps the original")
+        raise AssertionError("an event refused by no check")  # pragma: no cover
+
+    def _check_hand_state_shape(self, match: Match[Any, Any], size: int) -> None:
         state, players = match.hand_state, match.players
-        size = len(self.full_set(match.options))
-        check_length(state.hands, players, players, "hands")
-        for seat, tiles in enumerate(state.hands):
-            check_length(tiles, 0, size, f"seat {seat}'s hand")
-            check_sorted(tiles, f"seat {seat}'s hand")
-        check_seat(state.to_act, players, "to_act")
-        check_seat(state.leader, players, "leader")
+        hands = state.hands
+        if len(hands) != players:
+            check_length(hands, players, players, "hands")
+        for seat, tiles in enumerate(hands):
+            if len(tiles) > size:
+                check_length(tiles, 0, size, f"seat {seat}'s hand")
+            if not is_sorted(tiles):
+                fail(f"seat {seat}'s hand is not in ascending order")
+        if not 0 <= state.to_act < players:
+            check_seat(state.to_act, players, "to_act")
+        if not 0 <= state.leader < players:
+            check_seat(state.leader, players, "leader")
 
     def _check_status(self, match: Match[Any, Any]) -> None:
         status, state = match.status, match.hand_state
-        if status is Status.IN_PROGRESS:
+        if status is _IN_PROGRESS:
             require(not self.hand_over(state), "the hand is over, but the status is IN_PROGRESS")
             if match.hand_number > 1:
-                before = dataclasses.replace(
-                    match, hand_number=match.hand_number - 1, status=Status.HAND_OVER
-                )
-                require(not self.ends_match(before), "a hand is played after the match ended")
+                before = match.__dict__.copy()  # fields_of(match)
+                before.pop(_LEGAL, None)
+                before["hand_number"] = match.hand_number - 1
+                before["status"] = _HAND_OVER
+                ended = self.ends_match(_make_match(before))
+                require(not ended, "a hand is played after the match ended")
             require(bool(self.legal_moves(match)), "nobody has a legal move")
             return
         require(self.hand_over(state), f"the hand is not over, but the status is {status.value}")
-        earlier = dataclasses.replace(match, history=match.history[:-1])
+        earlier = match.__dict__.copy()  # fields_of(match)
+        earlier.pop(_LEGAL, None)
+        earlier["history"] = match.history[:-1]
         require(
-            self.score_hand(earlier) == match.history[-1],
+            self.score_hand(_make_match(earlier)) == match.history[-1],
             "the last result is not the score of the finished hand",
         )
         ends = self.ends_match(match)
-        require(ends == (status is Status.MATCH_OVER), f"the match end does not fit {status.value}")
+        require(ends == (status is _MATCH_OVER), f"the match end does not fit {status.value}")
+
+
+@functools.cache
+def _match_type_ok(options_type: type, hand_state_type: type) -> Callable[[Any], bool]:
+    """:func:`.checks.type_ok` of a ``Match`` of one ruleset, all fields at once."""
+    hints = dict(typing.get_type_hints(Match))
+    hints["options"] = options_type
+    hints["hand_state"] = hand_state_type
+    checks = [(f.name, type_ok(hints[f.name])) for f in dataclasses.fields(Match)]
+    players, options, seed, number, hand, history, status, events = (ok for _, ok in checks)
+
+    def ok(match: Any) -> bool:
+        return (
+            players(match.players)
+            and options(match.options)
+            and seed(match.seed)
+            and number(match.hand_number)
+            and hand(match.hand_state)
+            and history(match.history)
+            and status(match.status)
+            and events(match.last_events)
+        )
+
+    assert [name for name, _ in checks] == [
+        "players",
+        "options",
+        "seed",
+        "hand_number",
+        "hand_state",
+        "history",
+        "status",
+        "last_events",
+    ]
+    return ok
+
+
+@functools.cache
+def _int_option_ranges(options_type: type) -> tuple[tuple[str, int | None, int | None], ...]:
+    """``(name, minimum, maximum)`` of each int option."""
+    return tuple(
+        (spec.name, spec.minimum, spec.maximum)
+        for spec in _option_specs(options_type)
+        if spec.type == "int"
+    )
 
 
 @functools.cache
@@ -1012,9 +1327,3 @@ def _match_checks(options_type: type, hand_state_type: type) -> tuple[tuple[str,
     hints["options"] = options_type
     hints["hand_state"] = hand_state_type
     return tuple((f.name, type_check(hints[f.name])) for f in dataclasses.fields(Match))
-
-
-@functools.lru_cache(maxsize=256)
-def _set_codes(ruleset: Ruleset[Any, Any], options: Any) -> Counter[int]:
-    """How many copies of each tile code the ruleset's set holds with ``options``."""
-    return Counter(tile.code for tile in ruleset.full_set(options))

@@ -40,8 +40,9 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
-import dataclasses
 import enum
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,14 +55,15 @@ from .base import (
     Move,
     MoveKind,
     Ruleset,
+    frozen_builder,
+    hand_result,
     held_tiles,
-    next_seat,
+    made_of,
     option,
-    replace_at,
 )
-from .checks import check_length, check_seat, require
+from .checks import check_length, check_seat, fail, require
 from .registry import register
-from .tiles import Tile, double_n, hand_pips, remove_tile
+from .tiles import Tile, double_n, sorted_tiles
 
 __all__ = [
     "OneArmJoe",
@@ -108,7 +110,7 @@ class OneArmJoeOptions:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OneArmJoeHandState:
     hands: tuple[tuple[Tile, ...], ...]
     boneyard: tuple[Tile, ...]
@@ -118,6 +120,12 @@ class OneArmJoeHandState:
     bonus: bool
     leader: int
     dominoed: int | None = None
+
+
+#: ``OneArmJoeHandState(*fields)``, every field given in order (:func:`frozen_builder`);
+#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+_state: Callable[..., OneArmJoeHandState] = frozen_builder(OneArmJoeHandState)
+_make_state = made_of(OneArmJoeHandState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +139,148 @@ class OneArmJoeTable:
 
 
 def _highest_double(hands: tuple[tuple[Tile, ...], ...]) -> tuple[Tile, int] | None:
-    """The highest double dealt and the seat holding it; ``None`` when there is none."""
-    doubles = [(t, s) for s, tiles in enumerate(hands) for t in tiles if t.is_double]
-    return max(doubles) if doubles else None
+    """The highest double dealt and the seat holding it; ``None`` when there is none
+    (of equal doubles, the last seat's: ``max`` of the ``(tile, seat)`` pairs)."""
+    best: tuple[Tile, int] | None = None
+    best_code = -1
+    for seat, tiles in enumerate(hands):
+        for tile in tiles:
+            if tile.is_double and tile.code >= best_code:
+                best, best_code = (tile, seat), tile.code
+    return best
+
+
+# Moves and events are immutable values: the ones made on every move are made once.
+
+_TILE_CODES = len(double_n(18))
+_PIPS = 19  # open ends 0 to 18
+
+
+@functools.cache
+def _plays(seat: int) -> tuple[Move, ...]:
+    """``Move(seat, PLAY, tile)`` for every tile, by tile code."""
+    return tuple(Move(seat, MoveKind.PLAY, Tile.from_code(code)) for code in range(_TILE_CODES))
+
+
+@functools.cache
+def _draw(seat: int) -> tuple[Move, ...]:
+    return (Move(seat, MoveKind.DRAW),)
+
+
+@functools.cache
+def _pass(seat: int) -> tuple[Move, ...]:
+    return (Move(seat, MoveKind.PASS),)
+
+
+def _seat_events(kind: EventKind) -> Callable[[int], Event]:
+    """``Event(kind, seat=seat)``, made once per seat."""
+    return functools.cache(lambda seat: Event(kind, seat=seat))
+
+
+def _laid_events(kind: EventKind, *, bonus: bool) -> Callable[[int], tuple[Event, ...]]:
+    """The events of a tile laid, made once each: ``Event(kind, seat=seat, tile=tile,
+    open_pip=open_end)`` (then ``BONUS_TURN`` where ``bonus``), by the key
+    ``(seat * _TILE_CODES + tile.code) * _PIPS + open_end`` (one integer: the cheapest key
+    to look up)."""
+
+    def laid(key: int) -> tuple[Event, ...]:
+        rest, open_end = divmod(key, _PIPS)
+        seat, code = divmod(rest, _TILE_CODES)
+        event = Event(kind, seat=seat, tile=Tile.from_code(code), open_pip=open_end)
+        return (event, _BONUS_TURN(seat)) if bonus else (event,)
+
+    return functools.cache(laid)
+
+
+@functools.cache
+def _drawn_event(key: int) -> Event:
+    """[OAJ-7] a drawn tile that does not match is seen by the drawer only; by the key
+    ``seat * _TILE_CODES + tile.code``."""
+    seat, code = divmod(key, _TILE_CODES)
+    return Event(EventKind.DRAW, seat=seat, tile=Tile.from_code(code), private_to=seat)
+
+
+_LEADER = _seat_events(EventKind.LEADER)
+_TURN_PASSED = _seat_events(EventKind.TURN_PASSED)
+_BONUS_TURN = _seat_events(EventKind.BONUS_TURN)
+_PASSED = functools.cache(lambda seat: (Event(EventKind.PASS, seat=seat),))
+_PLAYED = _laid_events(EventKind.PLAY, bonus=False)
+_PLAYED_BONUS = _laid_events(EventKind.PLAY, bonus=True)
+_AUTO_PLAYED = _laid_events(EventKind.AUTO_PLAY, bonus=False)
+_AUTO_PLAYED_BONUS = _laid_events(EventKind.AUTO_PLAY, bonus=True)
+_DEAL_EVENT = Event(EventKind.DEAL, count=HAND_SIZE)
+_DEALT = functools.cache(lambda leader: (_DEAL_EVENT, _LEADER(leader)))
+# members read on every move or hand, as module constants (an Enum's class attribute is a
+# slow lookup)
+_PLAY, _PASS = MoveKind.PLAY, MoveKind.PASS
+_DOMINOED, _BLOCKED = HandEnd.DOMINOED, HandEnd.BLOCKED
+_SHARED, _MINUS_OWN = Tie.SHARED, Scoring.OTHERS_MINUS_OWN
+
+
+def _over(
+    hands: tuple[tuple[Tile, ...], ...],
+    boneyard: tuple[Tile, ...],
+    open_end: int | None,
+    dominoed: int | None,
+) -> bool:
+    """Is the hand of these fields over (:meth:`OneArmJoe.hand_over`)."""
+    if dominoed is not None:
+        return True  # [OAJ-8] a player laid their last tile
+    if open_end is None or boneyard:
+        return False
+    return _blocked(hands, open_end)
+
+
+def _blocked(hands: tuple[tuple[Tile, ...], ...], open_end: int) -> bool:
+    """[OAJ-8] blocked: nobody can match the open end (with the boneyard empty)."""
+    end = 1 << open_end
+    for tiles in hands:
+        for t in tiles:
+            if t.halves & end:
+                return False
+    return True
+
+
+def _lay(
+    state: OneArmJoeHandState,
+    seat: int,
+    tile: Tile,
+    tiles: tuple[Tile, ...],
+    fields: dict[str, Any],
+    bonus: bool,
+    drawn: tuple[Event, ...] | None = None,
+) -> tuple[OneArmJoeHandState, tuple[Event, ...], bool]:
+    """``seat`` lays ``tile`` and keeps ``tiles``: ``fields`` are those of ``state`` with
+    the boneyard as it is now. ``drawn`` are the events of the draws that came first, for
+    a tile drawn and played at once (``AUTO_PLAY``). Returns the state, the events and
+    whether the hand is over."""
+    hands = list(state.hands)
+    hands[seat] = tiles
+    fields["hands"] = held = tuple(hands)
+    fields["line"] = state.line + (tile,)  # noqa: RUF005 (cheaper than unpacking)
+    # [OAJ-4] one open end; a double leaves it unchanged
+    open_end = state.open_end
+    fields["open_end"] = open_end = (
+        tile.high if open_end is None or tile.low == open_end else tile.low
+    )
+    key = (seat * _TILE_CODES + tile.code) * _PIPS + open_end
+    if not tiles:  # [OAJ-8] the seat dominoed: the hand is over
+        fields["dominoed"] = seat
+        if drawn is None:
+            return _make_state(fields), _PLAYED(key), True
+        return _make_state(fields), drawn + _AUTO_PLAYED(key), True
+    # [OAJ-8] the hand is over when the boneyard is empty and nobody can match
+    over = (not fields["boneyard"] and _blocked(held, open_end)) or state.dominoed is not None
+    if tile.is_double and bonus:
+        # [OAJ-6] a double earns a bonus turn at once
+        fields["to_act"] = seat
+        fields["bonus"] = True
+        laid = _PLAYED_BONUS(key) if drawn is None else drawn + _AUTO_PLAYED_BONUS(key)
+    else:
+        fields["to_act"] = seat + 1 if seat + 1 < len(hands) else 0
+        fields["bonus"] = False
+        laid = _PLAYED(key) if drawn is None else drawn + _AUTO_PLAYED(key)
+    return _make_state(fields), laid, over
 
 
 class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
@@ -161,37 +308,32 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def _dealt(self, order: tuple[Tile, ...], players: int) -> tuple[tuple[Tile, ...], ...]:
-        # [OAJ-2] 3 tiles each, seat by seat from the front of the order
-        return tuple(
-            tuple(sorted(order[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(players)
-        )
-
     def void_deal(self, match: Match[OneArmJoeOptions, Any], order: tuple[Tile, ...]) -> bool:
-        # [OAJ-3] nobody holds a double: the deal is void and dealt again
-        return _highest_double(self._dealt(order, match.players)) is None
+        # [OAJ-3] nobody holds a double (none among the tiles dealt): the deal is void and
+        # dealt again
+        for tile in order[: match.players * HAND_SIZE]:  # noqa: SIM110 (cheaper than all())
+            if tile.is_double:
+                return False
+        return True
 
     def deal_from(
         self, match: Match[OneArmJoeOptions, Any], hand_number: int, order: tuple[Tile, ...]
     ) -> tuple[OneArmJoeHandState, tuple[Event, ...]]:
         players = match.players
-        hands = self._dealt(order, players)
-        highest = _highest_double(hands)
-        if highest is None:
-            raise ValueError("nobody holds a double: the deal is void [OAJ-3]")
-        # [OAJ-3] the holder of the highest double leads
-        _, leader = highest
-        state = OneArmJoeHandState(
-            hands=hands,
-            boneyard=order[players * HAND_SIZE :],
-            line=(),
-            open_end=None,
-            to_act=leader,
-            bonus=False,
-            leader=leader,
+        # [OAJ-2] 3 tiles each, seat by seat from the front of the order
+        hands = tuple(
+            [sorted_tiles(order[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(players)]
         )
-        events = (Event(EventKind.DEAL, count=HAND_SIZE), Event(EventKind.LEADER, seat=leader))
-        return state, events
+        # [OAJ-3] the holder of the highest double leads (of equal doubles, the last seat)
+        leader, best = -1, -1
+        for index in range(players * HAND_SIZE):
+            tile = order[index]
+            if tile.is_double and tile.code >= best:
+                leader, best = index // HAND_SIZE, tile.code
+        if leader < 0:
+            raise ValueError("nobody holds a double: the deal is void [OAJ-3]")
+        state = _state(hands, order[players * HAND_SIZE :], (), None, leader, False, leader, None)
+        return state, _DEALT(leader)
 
     # ---- play --------------------------------------------------------------------
 
@@ -204,110 +346,126 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
     def hand_legal_moves(
         self, state: OneArmJoeHandState, options: OneArmJoeOptions
     ) -> tuple[Move, ...]:
-        seat, tiles = state.to_act, state.hands[state.to_act]
-        if state.open_end is None:
+        seat = state.to_act
+        open_end = state.open_end
+        plays = _plays(seat)
+        if open_end is None:
             # [OAJ-3] the highest double is the leader's only legal move
-            return (Move(seat, MoveKind.PLAY, max(t for t in tiles if t.is_double)),)
-        playable = sorted({t for t in tiles if t.has(state.open_end)})
-        if playable:
-            # [OAJ-6] [OAJ-7] a matching tile must be played, any of them
-            return tuple(Move(seat, MoveKind.PLAY, t) for t in playable)
+            return (plays[max(t.code for t in state.hands[seat] if t.is_double)],)
+        # [OAJ-6] [OAJ-7] a matching tile must be played, any of them, in ascending order
+        end = 1 << open_end
+        moves: list[Move] = []
+        last = -1
+        for t in state.hands[seat]:
+            if t.halves & end:
+                code = t.code
+                if code <= last:  # not a sorted hand of distinct tiles
+                    return self._sorted_plays(state)
+                moves.append(plays[code])
+                last = code
+        if moves:
+            return tuple(moves)
         if state.bonus or not state.boneyard:
             # [OAJ-6] no drawing on a bonus turn; [OAJ-7] empty boneyard: pass
-            return (Move(seat, MoveKind.PASS),)
-        return (Move(seat, MoveKind.DRAW),)
+            return _pass(seat)
+        return _draw(seat)
+
+    def _sorted_plays(self, state: OneArmJoeHandState) -> tuple[Move, ...]:
+        """The matching tiles of any hand, distinct and ascending."""
+        seat, open_end = state.to_act, state.open_end
+        assert open_end is not None
+        playable = sorted({t.code for t in state.hands[seat] if t.has(open_end)})  # [OAJ-7]
+        return tuple(_plays(seat)[code] for code in playable)
 
     def hand_apply(
         self, match: Match[OneArmJoeOptions, OneArmJoeHandState], move: Move
     ) -> tuple[OneArmJoeHandState, tuple[Event, ...]]:
-        state, options = match.hand_state, match.options
-        seat, players = move.seat, match.players
-        events: list[Event] = []
-        if move.kind is MoveKind.PASS:
-            events.append(Event(EventKind.PASS, seat=seat))
-            state = dataclasses.replace(state, to_act=next_seat(seat, players), bonus=False)
-        elif move.kind is MoveKind.PLAY:
-            assert move.tile is not None
-            # [OAJ-5] after the lead, play passes on unless the lead earns a bonus turn
-            bonus = state.open_end is not None or options.lead_double_bonus
-            state = self._lay(state, seat, move.tile, events, EventKind.PLAY, bonus=bonus)
-        else:  # DRAW [OAJ-7]
-            tiles, boneyard = state.hands[seat], state.boneyard
-            assert state.open_end is not None
-            while boneyard:
-                tile, boneyard = boneyard[0], boneyard[1:]
-                if tile.has(state.open_end):
-                    state = dataclasses.replace(state, boneyard=boneyard)
-                    state = self._lay(state, seat, tile, events, EventKind.AUTO_PLAY, drawn=True)
-                    break
-                events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
-                tiles = tuple(sorted((*tiles, tile)))
-                state = dataclasses.replace(
-                    state, hands=replace_at(state.hands, seat, tiles), boneyard=boneyard
-                )
-            else:
-                events.append(Event(EventKind.TURN_PASSED, seat=seat))
-                state = dataclasses.replace(state, to_act=next_seat(seat, players), bonus=False)
-        return state, tuple(events)
+        state, events, _ = self.hand_step(match, move)
+        return state, events
 
-    def _lay(
-        self,
-        state: OneArmJoeHandState,
-        seat: int,
-        tile: Tile,
-        events: list[Event],
-        kind: EventKind,
-        drawn: bool = False,
-        bonus: bool = True,
-    ) -> OneArmJoeHandState:
-        players = len(state.hands)
-        tiles = state.hands[seat] if drawn else remove_tile(state.hands[seat], tile)
-        # [OAJ-4] one open end; a double leaves it unchanged
-        open_end = tile.high if state.open_end is None else tile.other(state.open_end)
-        events.append(Event(kind, seat=seat, tile=tile, open_pip=open_end))
-        state = dataclasses.replace(
-            state,
-            hands=replace_at(state.hands, seat, tiles),
-            line=(*state.line, tile),
-            open_end=open_end,
-        )
-        if not tiles:
-            return dataclasses.replace(state, dominoed=seat)  # [OAJ-8]
-        if tile.is_double and bonus:
-            # [OAJ-6] a double earns a bonus turn at once
-            events.append(Event(EventKind.BONUS_TURN, seat=seat))
-            return dataclasses.replace(state, to_act=seat, bonus=True)
-        return dataclasses.replace(state, to_act=next_seat(seat, players), bonus=False)
+    def hand_step(
+        self, match: Match[OneArmJoeOptions, OneArmJoeHandState], move: Move
+    ) -> tuple[OneArmJoeHandState, tuple[Event, ...], bool]:
+        """Apply a legal move and tell whether it ended the hand (see :meth:`hand_over`)."""
+        state = match.hand_state
+        seat = move.seat
+        hands = state.hands
+        kind = move.kind
+        fields = state.__dict__.copy()  # fields_of(state)
+        if kind is _PLAY:
+            tile = move.tile
+            assert tile is not None
+            tiles = hands[seat]
+            code = tile.code
+            i = 0
+            for held in tiles:
+                if held.code == code:
+                    break
+                i += 1
+            # [OAJ-5] after the lead, play passes on unless the lead earns a bonus turn
+            bonus = state.open_end is not None or match.options.lead_double_bonus
+            return _lay(state, seat, tile, tiles[:i] + tiles[i + 1 :], fields, bonus)
+        fields["to_act"] = seat + 1 if seat + 1 < len(hands) else 0
+        fields["bonus"] = False
+        if kind is _PASS:
+            over = _over(hands, state.boneyard, state.open_end, state.dominoed)
+            return _make_state(fields), _PASSED(seat), over
+        # DRAW [OAJ-7]
+        open_end, boneyard = state.open_end, state.boneyard
+        assert open_end is not None
+        end = 1 << open_end
+        drawn: list[Event] = []
+        key = seat * _TILE_CODES
+        for n, tile in enumerate(boneyard):
+            if tile.halves & end:
+                # the tiles drawn before join the hand, sorted (as one by one)
+                tiles = sorted_tiles(hands[seat] + boneyard[:n]) if n else hands[seat]
+                fields["boneyard"] = boneyard[n + 1 :]
+                fields["to_act"], fields["bonus"] = state.to_act, state.bonus
+                return _lay(state, seat, tile, tiles, fields, True, tuple(drawn))
+            drawn.append(_drawn_event(key + tile.code))
+        grown = list(hands)
+        grown[seat] = sorted_tiles(hands[seat] + boneyard)
+        fields["hands"] = hands = tuple(grown)
+        fields["boneyard"] = ()
+        over = _over(hands, (), open_end, state.dominoed)
+        drawn.append(_TURN_PASSED(seat))
+        return _make_state(fields), tuple(drawn), over
 
     def hand_over(self, state: OneArmJoeHandState) -> bool:
-        if state.dominoed is not None:
-            return True
-        if state.open_end is None or state.boneyard:
-            return False
-        # [OAJ-8] blocked: the boneyard is empty and nobody can match the open end
-        return not any(t.has(state.open_end) for tiles in state.hands for t in tiles)
+        return _over(state.hands, state.boneyard, state.open_end, state.dominoed)
 
     # ---- scoring -----------------------------------------------------------------
 
     def score_hand(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> HandResult:
         state, options = match.hand_state, match.options
-        counts = tuple(hand_pips(tiles) for tiles in state.hands)
-        winners: tuple[int, ...]
-        if state.dominoed is not None:
+        counted: list[int] = []
+        for tiles in state.hands:
+            count = 0
+            for t in tiles:
+                count += t.pips
+            counted.append(count)
+        counts = tuple(counted)
+        dominoed = state.dominoed
+        if dominoed is not None:
             # [OAJ-9] dominoing wins outright, even against a hand of [0-0]
-            winners, end = (state.dominoed,), HandEnd.DOMINOED
+            winners: tuple[int, ...] = (dominoed,)
+            end = _DOMINOED
         else:
-            low = min(counts)
-            winners, end = tuple(s for s, c in enumerate(counts) if c == low), HandEnd.BLOCKED
+            low = min(counted)
+            winners = tuple([s for s, c in enumerate(counted) if c == low])
+            end = _BLOCKED
         points = [0] * match.players
-        if len(winners) == 1 or options.tie is Tie.SHARED:
-            others = sum(c for s, c in enumerate(counts) if s not in winners)
+        if len(winners) == 1 or options.tie is _SHARED:
+            others = sum(counted)
+            for seat in winners:
+                others -= counted[seat]
             if others:  # everyone tied: nobody scores
+                minus_own = options.scoring is _MINUS_OWN
                 for seat in winners:
-                    own = counts[seat] if options.scoring is Scoring.OTHERS_MINUS_OWN else 0
-                    points[seat] = others - own
+                    points[seat] = others - counted[seat] if minus_own else others
         # [OAJ-8] the hand ended by a player going out, or blocked
-        return HandResult(counts=counts, points=tuple(points), winners=winners, end=end)
+        return hand_result(counts, tuple(points), winners, end, ())
 
     def match_over(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> bool:
         # [OAJ-10] play to target_score; 0 means a single hand
@@ -331,11 +489,10 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
         if state.dominoed is not None:
             check_seat(state.dominoed, players, "dominoed")
         # [OAJ-8] a seat is out of tiles exactly when it dominoed
-        out = {seat for seat, tiles in enumerate(state.hands) if not tiles}
-        require(
-            out == ({state.dominoed} if state.dominoed is not None else set()),
-            "a seat is out of tiles exactly when it dominoed",
-        )
+        dominoed = state.dominoed
+        for seat, tiles in enumerate(state.hands):
+            if (not tiles) is not (seat == dominoed):
+                fail("a seat is out of tiles exactly when it dominoed")
         if not state.line:
             # [OAJ-3] before the lead: the hands as dealt, the highest double's holder to act
             require(state.open_end is None, "an open end before the lead")
@@ -351,11 +508,17 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
             )
             return
         # [OAJ-4] a single arm from the lead double, each tile matching the open end
-        require(state.line[0].is_double, "the line does not start with a double")
-        open_end = state.line[0].high
-        for tile in state.line[1:]:
-            require(tile.has(open_end), "a tile of the line does not match the open end")
-            open_end = tile.other(open_end)
+        line = state.line
+        require(line[0].is_double, "the line does not start with a double")
+        open_end = line[0].high
+        for i in range(1, len(line)):
+            tile = line[i]
+            if tile.high == open_end:
+                open_end = tile.low
+            elif tile.low == open_end:
+                open_end = tile.high
+            else:
+                fail("a tile of the line does not match the open end")
         require(state.open_end == open_end, "the open end is not the one the line leaves")
         if state.bonus and state.dominoed is None:
             # [OAJ-5] [OAJ-6] a bonus turn follows a double (the lead only with the option)

@@ -67,7 +67,8 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
-import dataclasses
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import Any
@@ -83,14 +84,16 @@ from .base import (
     Move,
     MoveKind,
     Ruleset,
+    frozen_builder,
+    hand_result,
     held_tiles,
+    made_of,
     next_seat,
     option,
-    replace_at,
 )
-from .checks import check_length, check_range, require
+from .checks import check_length, check_range, fail, require
 from .registry import register
-from .tiles import Tile, double_six_without_blank, remove_tile
+from .tiles import Tile, distinct, double_n, double_six_without_blank, insert_tile, sorted_tiles
 
 __all__ = [
     "LaidTile",
@@ -125,7 +128,7 @@ class LaidTile:
     right: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ThrowUpHandState:
     hands: tuple[tuple[Tile, ...], ...]
     boneyard: tuple[Tile, ...]
@@ -137,6 +140,12 @@ class ThrowUpHandState:
     pegs: tuple[int, ...]
     idle_rounds: int = 0
     laid_this_round: bool = False
+
+
+#: ``ThrowUpHandState(*fields)``, every field given in order (:func:`frozen_builder`);
+#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+_state: Callable[..., ThrowUpHandState] = frozen_builder(ThrowUpHandState)
+_make_state = made_of(ThrowUpHandState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +178,6 @@ def _ends(line: tuple[LaidTile, ...]) -> tuple[int | None, int | None]:
     return line[0].left, line[-1].right
 
 
-def _with_peg(pegs: tuple[int, ...], seat: int, points: int) -> tuple[int, ...]:
-    return replace_at(pegs, seat, pegs[seat] + points)
-
-
 class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
     id = "throw_up"
     name = "Throw-up Dominoes"
@@ -200,7 +205,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         players, seed = match.players, match.seed
         # [THR-3] 7 tiles each; the rest is the boneyard
         hands = tuple(
-            tuple(sorted(order[s * HAND_SIZE : (s + 1) * HAND_SIZE])) for s in range(players)
+            [sorted_tiles(order[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(players)]
         )
         boneyard = order[players * HAND_SIZE :]
         events: list[Event] = [Event(EventKind.DEAL, count=HAND_SIZE)]
@@ -213,16 +218,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         events.append(Event(EventKind.LEADER, seat=leader))
         # [THR-4] the leader throws for round 1
         dice = _round_throw(seed, hand_number, 1, leader, None, match.options, events)
-        state = ThrowUpHandState(
-            hands=hands,
-            boneyard=boneyard,
-            line=(),
-            dice=dice,
-            round=1,
-            leader=leader,
-            to_act=leader,
-            pegs=(0,) * players,
-        )
+        state = _state(hands, boneyard, (), dice, 1, leader, leader, (0,) * players, 0, False)
         return state, tuple(events)
 
     # ---- play --------------------------------------------------------------------
@@ -237,43 +233,54 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         self, state: ThrowUpHandState, options: ThrowUpOptions
     ) -> tuple[Move, ...]:
         seat = state.to_act
-        plays = _plays(state, seat)
+        plays = _plays_of(seat, state.hands[seat], state.line, state.dice)
         if plays:
             return plays
         # [THR-7] nothing to lay at the start of the turn: draw one, or pass
-        if state.boneyard:
-            return (Move(seat, MoveKind.DRAW),)
-        return (Move(seat, MoveKind.PASS),)
+        return _draw_or_pass(seat)[0 if state.boneyard else 1]
 
     def hand_apply(
         self, match: Match[ThrowUpOptions, ThrowUpHandState], move: Move
     ) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
+        state, events, _ = self.hand_step(match, move)
+        return state, events
+
+    def hand_step(
+        self, match: Match[ThrowUpOptions, ThrowUpHandState], move: Move
+    ) -> tuple[ThrowUpHandState, tuple[Event, ...], bool]:
+        """Apply a legal move and tell whether it ended the hand (see :meth:`hand_over`)."""
         state, seat = match.hand_state, move.seat
-        events: list[Event] = []
-        if move.kind is MoveKind.PLAY:
-            assert move.tile is not None
-            state = _lay(state, seat, move.tile, move.end, events)
-            if self.hand_over(state):
-                return state, tuple(events)  # [THR-9] domino or blocked: at once
-            if _plays(state, seat):
-                return state, tuple(events)  # [THR-5] the player goes on laying
-            events.append(Event(EventKind.TURN_PASSED, seat=seat))
-        elif move.kind is MoveKind.DRAW:
+        fields = state.__dict__.copy()  # fields_of(state)
+        kind = move.kind
+        if kind is _PLAY:
+            tile = move.tile
+            assert tile is not None
+            events = _lay(fields, seat, tile, move.end)
+            hands, line = fields["hands"], fields["line"]
+            if _how_over(hands, fields["idle_rounds"], line) is not None:
+                return _make_state(fields), events, True  # [THR-9] domino or blocked: at once
+            if _plays_of(seat, hands[seat], line, fields["dice"]):
+                return _make_state(fields), events, False  # [THR-5] the player goes on laying
+            # the turn ends; a tile was laid this round, so the hand goes on
+            state, done = _end_turn(match, fields, seat, [*events, _TURN_PASSED(seat)])
+            return state, done, False
+        if kind is _DRAW:
             # [THR-7] one tile, kept for a later turn; the turn ends
-            tile, boneyard = state.boneyard[0], state.boneyard[1:]
-            events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
-            tiles = tuple(sorted(state.hands[seat] + (tile,)))
-            state = dataclasses.replace(
-                state, hands=replace_at(state.hands, seat, tiles), boneyard=boneyard
-            )
+            boneyard = state.boneyard
+            tile = boneyard[0]
+            fields["boneyard"] = boneyard[1:]
+            hands = list(state.hands)
+            hands[seat] = insert_tile(hands[seat], tile)
+            fields["hands"] = tuple(hands)
+            happened = [_drawn_event(seat * _TILE_CODES + tile.code)]
         else:  # PASS [THR-7]
-            events.append(Event(EventKind.PASS, seat=seat))
-        state = _end_turn(match, state, seat, events)
-        return state, tuple(events)
+            happened = [_PASSED(seat)]
+        state, done = _end_turn(match, fields, seat, happened)
+        return state, done, _how_over(state.hands, state.idle_rounds, state.line) is not None
 
     def hand_over(self, state: ThrowUpHandState) -> bool:
         # [THR-9] two idle rounds in a row, a player out of tiles, or the line blocked
-        return _how_over(state) is not None
+        return _how_over(state.hands, state.idle_rounds, state.line) is not None
 
     # ---- scoring -----------------------------------------------------------------
 
@@ -289,9 +296,9 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         if len(winners) == 1:
             # [THR-10] 1 point per tile in the other hands; a tie scores no one
             points[winners[0]] += sum(counts) - fewest
-        end = _how_over(state)
+        end = _how_over(state.hands, state.idle_rounds, state.line)
         assert end is not None
-        return HandResult(counts=counts, points=tuple(points), winners=winners, end=end)
+        return hand_result(counts, tuple(points), winners, end, ())
 
     def match_over(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> bool:
         # [THR-11] hands_per_player hands per player
@@ -322,23 +329,26 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         # [THR-1] [THR-4] the round's throw: three dice
         check_length(state.dice, DICE, DICE, "dice")
         for die in state.dice:
-            check_range(die, 1, 6, "a die")
+            if not 1 <= die <= 6:
+                check_range(die, 1, 6, "a die")
         # [THR-3] the boneyard only shrinks from the tiles not dealt
         check_length(state.boneyard, 0, full - HAND_SIZE * players, "the boneyard")
         # [THR-5] a line of touching ends that match
         check_length(state.line, 0, full, "the line")
+        laid_points = 0
         for laid in state.line:
-            halves = (min(laid.left, laid.right), max(laid.left, laid.right))
-            require(halves == (laid.tile.low, laid.tile.high), "a laid tile shows wrong halves")
-        require(
-            all(a.right == b.left for a, b in pairwise(state.line)),
-            "touching ends of the line do not match",
-        )
+            tile, left = laid.tile, laid.left
+            halves = (left, laid.right) if left <= laid.right else (laid.right, left)
+            require(halves == (tile.low, tile.high), "a laid tile shows wrong halves")
+            laid_points += 2 if tile.is_double else 1
+        for a, b in pairwise(state.line):
+            if a.right != b.left:
+                fail("touching ends of the line do not match")
         # [THR-6] the pegs add up to the tiles laid: 1 a tile, 2 a double
         check_length(state.pegs, players, players, "pegs")
         for peg in state.pegs:
-            check_range(peg, 0, 2 * full, "a peg")
-        laid_points = sum(2 if laid.tile.is_double else 1 for laid in state.line)
+            if not 0 <= peg <= 2 * full:
+                check_range(peg, 0, 2 * full, "a peg")
         require(sum(state.pegs) == laid_points, "the pegs do not add up to the tiles laid")
         # [THR-9] idle rounds, and the rounds they allow
         check_range(state.idle_rounds, 0, 2, "idle_rounds")
@@ -350,19 +360,24 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         check_range(state.round, 1, 2 * len(state.line) + 2, "round")
 
 
-def _how_over(state: ThrowUpHandState) -> HandEnd | None:
+def _how_over(
+    hands: tuple[tuple[Tile, ...], ...], idle_rounds: int, line: tuple[LaidTile, ...]
+) -> HandEnd | None:
     """[THR-9] how the hand is over: a player out of tiles, two idle rounds in a row, or
     the line blocked (no tile in any hand matches an open end); ``None`` while it goes on."""
-    if any(not tiles for tiles in state.hands):
-        return HandEnd.DOMINOED
-    if state.idle_rounds >= 2:
-        return HandEnd.IDLE_ROUNDS
-    left, right = _ends(state.line)
-    if left is None or right is None:
+    for tiles in hands:
+        if not tiles:
+            return _DOMINOED
+    if idle_rounds >= 2:
+        return _IDLE_ROUNDS
+    if not line:
         return None
-    if any(t.has(left) or t.has(right) for tiles in state.hands for t in tiles):
-        return None
-    return HandEnd.BLOCKED
+    ends = 1 << line[0].left | 1 << line[-1].right
+    for tiles in hands:
+        for t in tiles:
+            if t.halves & ends:
+                return None
+    return _BLOCKED
 
 
 def _throw_off(seed: str, players: int, events: list[Event]) -> int:
@@ -393,78 +408,172 @@ def _round_throw(
     """[THR-4] the leader's throw for a round, thrown again on a repeat where the option says."""
     for t in range(MAX_THROWS):
         dice = rng.throw(seed, f"dice/{hand_number}/{round_number}/{t}", DICE)
-        events.append(Event(EventKind.DICE, seat=leader, dice=dice))
+        events.append(_dice_event(leader, dice))
         repeat = previous is not None and sorted(dice) == sorted(previous)
         if not (options.rethrow_repeats and repeat):
             return dice
     raise RuntimeError("no throw differs from the previous round's")  # pragma: no cover
 
 
+# Moves, events and laid tiles are immutable values: the ones made on every move are made
+# once, each by one integer key where that is the cheapest to look up.
+
+_TILE_CODES = len(double_n(18))
+_PIPS = 19
+
+
+@functools.cache
+def _qualifying(dice: tuple[int, ...]) -> frozenset[int]:
+    """:func:`qualifying_totals` as a set, once per throw."""
+    return frozenset(qualifying_totals(dice))
+
+
+@functools.cache
+def _seat_moves(seat: int) -> tuple[tuple[Move, ...], tuple[Move, ...], tuple[Move, ...]]:
+    """For ``seat``, by tile code: ``PLAY`` of the first tile (no end), on the left end,
+    on the right end."""
+    tiles = [Tile.from_code(code) for code in range(_TILE_CODES)]
+    return (
+        tuple(Move(seat, MoveKind.PLAY, t) for t in tiles),
+        tuple(Move(seat, MoveKind.PLAY, t, end=End.LEFT) for t in tiles),
+        tuple(Move(seat, MoveKind.PLAY, t, end=End.RIGHT) for t in tiles),
+    )
+
+
+@functools.cache
+def _draw_or_pass(seat: int) -> tuple[tuple[Move], tuple[Move]]:
+    return (Move(seat, MoveKind.DRAW),), (Move(seat, MoveKind.PASS),)
+
+
+@functools.cache
+def _laid(key: int) -> LaidTile:
+    """``LaidTile(tile, left, right)`` by ``(code * 19 + left) * 19 + right``."""
+    rest, right = divmod(key, _PIPS)
+    code, left = divmod(rest, _PIPS)
+    return LaidTile(Tile.from_code(code), left, right)
+
+
+@functools.cache
+def _laid_events(key: int) -> tuple[Event, Event]:
+    """``PLAY`` and ``PEG`` ([THR-6] 1 a tile, 2 a double) by ``(seat * _TILE_CODES +
+    code) * 3 + end`` (0: no end, 1: left, 2: right)."""
+    rest, end = divmod(key, 3)
+    seat, code = divmod(rest, _TILE_CODES)
+    tile = Tile.from_code(code)
+    played = Event(EventKind.PLAY, seat=seat, tile=tile, end=(None, End.LEFT, End.RIGHT)[end])
+    return played, Event(EventKind.PEG, seat=seat, points=2 if tile.is_double else 1)
+
+
+@functools.cache
+def _drawn_event(key: int) -> Event:
+    """[THR-7] a tile drawn, seen by the drawer only; by ``seat * _TILE_CODES + code``."""
+    seat, code = divmod(key, _TILE_CODES)
+    return Event(EventKind.DRAW, seat=seat, tile=Tile.from_code(code), private_to=seat)
+
+
+@functools.cache
+def _dice_event(seat: int, dice: tuple[int, ...]) -> Event:
+    return Event(EventKind.DICE, seat=seat, dice=dice)
+
+
+_PASSED = functools.cache(lambda seat: Event(EventKind.PASS, seat=seat))
+_TURN_PASSED = functools.cache(lambda seat: Event(EventKind.TURN_PASSED, seat=seat))
+# members read on every move, as module constants (an Enum's class attribute is a slow
+# lookup)
+_PLAY, _DRAW, _LEFT = MoveKind.PLAY, MoveKind.DRAW, End.LEFT
+_DOMINOED, _IDLE_ROUNDS, _BLOCKED = HandEnd.DOMINOED, HandEnd.IDLE_ROUNDS, HandEnd.BLOCKED
+
+
 def _plays(state: ThrowUpHandState, seat: int) -> tuple[Move, ...]:
     """The tiles ``seat`` can lay now, each on every end it matches ([THR-5])."""
-    totals = qualifying_totals(state.dice)
-    left, right = _ends(state.line)
+    return _plays_of(seat, state.hands[seat], state.line, state.dice)
+
+
+def _plays_of(
+    seat: int, hand: tuple[Tile, ...], line: tuple[LaidTile, ...], dice: tuple[int, ...]
+) -> tuple[Move, ...]:
+    totals = _qualifying(dice)
+    first, lefts, rights = _seat_moves(seat)
+    if not line:
+        # the first tile starts the line
+        return tuple([first[t.code] for t in distinct(hand) if t.pips in totals])
+    left, right = 1 << line[0].left, 1 << line[-1].right
     moves: list[Move] = []
-    for tile in sorted(set(state.hands[seat])):
-        if tile.pips not in totals:
-            continue
-        if left is None or right is None:
-            moves.append(Move(seat, MoveKind.PLAY, tile))  # the first tile starts the line
-            continue
-        if tile.has(left):
-            moves.append(Move(seat, MoveKind.PLAY, tile, end=End.LEFT))
-        if tile.has(right):
-            moves.append(Move(seat, MoveKind.PLAY, tile, end=End.RIGHT))
+    for t in distinct(hand):
+        if t.pips in totals:
+            halves = t.halves
+            if halves & left:
+                moves.append(lefts[t.code])
+            if halves & right:
+                moves.append(rights[t.code])
     return tuple(moves)
 
 
-def _lay(
-    state: ThrowUpHandState, seat: int, tile: Tile, end: End | None, events: list[Event]
-) -> ThrowUpHandState:
-    left, right = _ends(state.line)
+def _lay(fields: dict[str, Any], seat: int, tile: Tile, end: End | None) -> tuple[Event, ...]:
+    """``seat`` lays ``tile`` at ``end``: ``fields`` (a hand state's) change in place;
+    returns the events."""
+    line: tuple[LaidTile, ...] = fields["line"]
+    code = tile.code
     if end is None:
         # [THR-5] the first tile: high half to the left, low half to the right
-        line: tuple[LaidTile, ...] = (LaidTile(tile, tile.high, tile.low),)
-    elif end is End.LEFT:
-        assert left is not None
-        line = (LaidTile(tile, tile.other(left), left), *state.line)
+        line = (_laid((code * _PIPS + tile.high) * _PIPS + tile.low),)
+        side = 0
+    elif end is _LEFT:
+        left = line[0].left
+        other = tile.low if tile.high == left else tile.high
+        line = (_laid((code * _PIPS + other) * _PIPS + left), *line)
+        side = 1
     else:
-        assert right is not None
-        line = (*state.line, LaidTile(tile, right, tile.other(right)))
-    points = 2 if tile.is_double else 1  # [THR-6]
-    events.append(Event(EventKind.PLAY, seat=seat, tile=tile, end=end))
-    events.append(Event(EventKind.PEG, seat=seat, points=points))
-    return dataclasses.replace(
-        state,
-        hands=replace_at(state.hands, seat, remove_tile(state.hands[seat], tile)),
-        line=line,
-        pegs=_with_peg(state.pegs, seat, points),
-        idle_rounds=0,
-        laid_this_round=True,
-    )
+        right = line[-1].right
+        other = tile.low if tile.high == right else tile.high
+        line = (*line, _laid((code * _PIPS + right) * _PIPS + other))
+        side = 2
+    hands = list(fields["hands"])
+    tiles = hands[seat]
+    i = 0
+    for held in tiles:
+        if held.code == code:
+            break
+        i += 1
+    else:
+        raise ValueError(f"{tile} is not in the hand")
+    hands[seat] = tiles[:i] + tiles[i + 1 :]
+    fields["hands"] = tuple(hands)
+    fields["line"] = line
+    pegs = list(fields["pegs"])
+    pegs[seat] += 2 if tile.is_double else 1  # [THR-6]
+    fields["pegs"] = tuple(pegs)
+    fields["idle_rounds"] = 0
+    fields["laid_this_round"] = True
+    return _laid_events((seat * _TILE_CODES + code) * 3 + side)
 
 
 def _end_turn(
     match: Match[ThrowUpOptions, ThrowUpHandState],
-    state: ThrowUpHandState,
+    fields: dict[str, Any],
     seat: int,
     events: list[Event],
-) -> ThrowUpHandState:
-    """The next seat's turn; after the round's last turn, the leader throws again."""
-    following = next_seat(seat, match.players)
-    if following != state.leader:
-        return dataclasses.replace(state, to_act=following)
+) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
+    """The next seat's turn; after the round's last turn, the leader throws again.
+    ``fields`` are the hand state's, changed in place; returns the state and the events."""
+    following = seat + 1 if seat + 1 < match.players else 0
+    leader = fields["leader"]
+    if following != leader:
+        fields["to_act"] = following
+        return _make_state(fields), tuple(events)
     # [THR-9] a round in which nobody laid a tile is idle; two in a row end the hand
-    idle = 0 if state.laid_this_round else state.idle_rounds + 1
-    state = dataclasses.replace(state, to_act=state.leader, idle_rounds=idle, laid_this_round=False)
-    if idle >= 2:
-        return state
-    # [THR-8] the leader throws for the next round
-    number = state.round + 1
-    dice = _round_throw(
-        match.seed, match.hand_number, number, state.leader, state.dice, match.options, events
-    )
-    return dataclasses.replace(state, dice=dice, round=number)
+    idle = 0 if fields["laid_this_round"] else fields["idle_rounds"] + 1
+    fields["to_act"] = leader
+    fields["idle_rounds"] = idle
+    fields["laid_this_round"] = False
+    if idle < 2:
+        # [THR-8] the leader throws for the next round
+        number = fields["round"] + 1
+        fields["dice"] = _round_throw(
+            match.seed, match.hand_number, number, leader, fields["dice"], match.options, events
+        )
+        fields["round"] = number
+    return _make_state(fields), tuple(events)
 
 
 register(ThrowUp())

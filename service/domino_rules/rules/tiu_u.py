@@ -76,8 +76,9 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
-import dataclasses
 import enum
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,14 +91,25 @@ from .base import (
     Move,
     MoveKind,
     Ruleset,
+    frozen_builder,
+    hand_result,
     held_tiles,
-    next_seat,
+    made_of,
     option,
-    replace_at,
 )
-from .checks import check_length, check_sorted, require
+from .checks import check_length, check_sorted, fail, require
 from .registry import register
-from .tiles import SUPREME_PAIR, Tile, red_pips, remove_tile, two_chinese_sets
+from .tiles import (
+    SUPREME_PAIR,
+    Tile,
+    distinct,
+    double_n,
+    insert_tile,
+    red_pips,
+    remove_tile,
+    sorted_tiles,
+    two_chinese_sets,
+)
 
 __all__ = [
     "Catch",
@@ -117,6 +129,7 @@ STACKS_PER_PLAYER = {2: 3, 3: 2, 4: 1}
 #: [TU-9] a big fish has at least this many pips
 BIG_FISH = 8
 SIX_SIX = Tile(6, 6)  # the tile [6-6] (a double six is a set elsewhere)
+_SIX_SIX = SIX_SIX.code
 
 
 class RedSixes(enum.Enum):
@@ -138,7 +151,7 @@ class TiuUOptions:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TiuUHandState:
     hands: tuple[tuple[Tile, ...], ...]
     woodpile: tuple[Tile, ...]  # in draw order: woodpile[0] is drawn next
@@ -148,6 +161,12 @@ class TiuUHandState:
     to_act: int
     leader: int
     drawn: Tile | None = None  # the drawn tile while its capture is to be chosen
+
+
+#: ``TiuUHandState(*fields)``, every field given in order (:func:`frozen_builder`);
+#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+_state: Callable[..., TiuUHandState] = frozen_builder(TiuUHandState)
+_make_state = made_of(TiuUHandState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +194,24 @@ def matches(a: Tile, b: Tile) -> bool:
     >>> [str(t) for t in (Tile(4, 2), Tile(5, 1), Tile(3, 3), Tile(2, 1)) if matches(Tile(4, 2), t)]
     ['[4-2]', '[5-1]', '[3-3]', '[2-1]']
     """
-    return a.pips == b.pips or {a, b} == set(SUPREME_PAIR)
+    return a.pips == b.pips or (a.code, b.code) in _SUPREME
+
+
+#: [TU-3] the supreme pair, by tile codes, in either order.
+_SUPREME = frozenset(
+    {(SUPREME_PAIR[0].code, SUPREME_PAIR[1].code), (SUPREME_PAIR[1].code, SUPREME_PAIR[0].code)}
+)
+#: The other half of the supreme pair, by tile code.
+_PARTNER = {a: b for a, b in _SUPREME}
+
+
+def _pairs_match(caught: tuple[Tile, ...]) -> bool:
+    """Tiles 0 and 1 match, tiles 2 and 3, and so on ([TU-3])."""
+    for i in range(0, len(caught) - 1, 2):
+        a, b = caught[i], caught[i + 1]
+        if a.pips != b.pips and (a.code, b.code) not in _SUPREME:
+            return False
+    return True
 
 
 def catch_count(tiles: tuple[Tile, ...], red_sixes: RedSixes = RedSixes.DOUBLE_SIX_ONLY) -> int:
@@ -193,10 +229,95 @@ def catch_count(tiles: tuple[Tile, ...], red_sixes: RedSixes = RedSixes.DOUBLE_S
 def _drawn_options(state: TiuUHandState, tile: Tile) -> tuple[Tile, ...]:
     """[TU-6] [TU-7] the distinct things a drawn tile can take: matching single lake
     tiles, and the pile of its own kind (it is the fourth copy)."""
-    targets = {t for t in state.lake if matches(tile, t)}
-    if tile in state.piles:
-        targets.add(tile)
-    return tuple(sorted(targets))
+    return _targets(state.lake, state.piles, tile)
+
+
+def _targets(lake: tuple[Tile, ...], piles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    """The distinct lake tiles ``tile`` matches [TU-3], and ``tile`` itself where it is piled
+    [TU-7], ascending (``sorted`` of the set)."""
+    pips, partner = tile.pips, _PARTNER.get(tile.code, -1)
+    found = {t.code: t for t in lake if t.pips == pips or t.code == partner}
+    code = tile.code
+    for piled in piles:
+        if piled.code == code:
+            found.setdefault(code, tile)
+            break
+    return tuple([found[c] for c in sorted(found)])
+
+
+# Moves and events are immutable values: the ones made on every move are made once, each
+# by one integer key (the cheapest to look up).
+
+_TILE_CODES = len(double_n(18))
+
+
+@functools.cache
+def _capture(key: int) -> Move:
+    """``Move(seat, CAPTURE, tile, target)`` by ``(seat * _TILE_CODES + code) * _TILE_CODES
+    + target code``."""
+    rest, target = divmod(key, _TILE_CODES)
+    seat, code = divmod(rest, _TILE_CODES)
+    return Move(seat, MoveKind.CAPTURE, Tile.from_code(code), Tile.from_code(target))
+
+
+@functools.cache
+def _seat_moves(seat: int) -> tuple[tuple[Move, ...], Move]:
+    """``PILE`` of each tile by code, and ``PASS``, for one seat."""
+    piles = tuple(Move(seat, MoveKind.PILE, Tile.from_code(c)) for c in range(_TILE_CODES))
+    return piles, Move(seat, MoveKind.PASS)
+
+
+@functools.cache
+def _revealed(key: int) -> Event:
+    """[TU-6] ``Event(REVEAL, seat, tile)``: the drawn tile shown to all; by ``seat *
+    _TILE_CODES + code``."""
+    seat, code = divmod(key, _TILE_CODES)
+    return Event(EventKind.REVEAL, seat=seat, tile=Tile.from_code(code))
+
+
+@functools.cache
+def _to_lake(key: int) -> Event:
+    seat, code = divmod(key, _TILE_CODES)
+    return Event(EventKind.TO_LAKE, seat=seat, tile=Tile.from_code(code))
+
+
+_PASSED = functools.cache(lambda seat: Event(EventKind.PASS, seat=seat))
+
+
+def _capture_into(
+    fields: dict[str, Any],
+    seat: int,
+    tile: Tile,
+    target: Tile,
+    events: list[Event],
+    *,
+    from_hand: bool,
+) -> None:
+    """``seat`` takes ``target`` with ``tile`` (from its hand, or drawn): ``fields`` are
+    those of the hand state, changed in place."""
+    if from_hand:
+        hands = list(fields["hands"])
+        hands[seat] = remove_tile(hands[seat], tile)
+        fields["hands"] = tuple(hands)
+    piles = fields["piles"]
+    code = target.code
+    if tile.code == code and any(piled.code == code for piled in piles):
+        # [TU-7] the fourth tile takes all three
+        fields["piles"] = remove_tile(piles, target)
+        taken: tuple[Tile, ...] = (target, target, target)
+    else:
+        fields["lake"] = remove_tile(fields["lake"], target)
+        taken = (target,)
+    caught = (tile, *taken)
+    events.append(Event(EventKind.CAPTURE, seat=seat, tile=tile, target=target, tiles=caught))
+    catches = list(fields["catches"])
+    catches[seat] += caught
+    fields["catches"] = tuple(catches)
+
+
+# members read on every move, as module constants (an Enum's class attribute is a slow
+# lookup)
+_CAPTURE, _CAPTURE_DRAWN, _PILE = MoveKind.CAPTURE, MoveKind.CAPTURE_DRAWN, MoveKind.PILE
 
 
 class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
@@ -229,9 +350,9 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         size = STACK * STACKS_PER_PLAYER[players]
         top = len(order)
         # [TU-2] the lake is the first four stacks; hands come from the other end
-        lake = tuple(sorted(order[: STACK * LAKE_STACKS]))
+        lake = sorted_tiles(order[: STACK * LAKE_STACKS])
         hands = tuple(
-            tuple(sorted(order[top - size * (s + 1) : top - size * s])) for s in range(players)
+            [sorted_tiles(order[top - size * (s + 1) : top - size * s]) for s in range(players)]
         )
         woodpile = tuple(reversed(order[STACK * LAKE_STACKS : top - size * players]))
         # [TU-5] seat 0 leads the first hand; each later hand starts one seat on
@@ -249,15 +370,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             catches.append(caught)
             laid_hands.append(tiles)
         events.append(Event(EventKind.LEADER, seat=leader))
-        state = TiuUHandState(
-            hands=tuple(laid_hands),
-            woodpile=woodpile,
-            lake=lake,
-            piles=(),
-            catches=tuple(catches),
-            to_act=leader,
-            leader=leader,
-        )
+        state = _state(tuple(laid_hands), woodpile, lake, (), tuple(catches), leader, leader, None)
         return state, tuple(events)
 
     # ---- play --------------------------------------------------------------------
@@ -270,8 +383,8 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         return (
             held_tiles(state)
             + state.lake
-            + tuple(t for t in state.piles for _ in range(3))
-            + tuple(t for caught in state.catches for t in caught)
+            + tuple([t for t in state.piles for _ in range(3)])
+            + tuple([t for caught in state.catches for t in caught])
             + state.woodpile
             + drawn
         )
@@ -279,116 +392,120 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
     def can_pile(self, state: TiuUHandState, tile: Tile) -> bool:
         """[TU-7] ``tile`` (held by the seat to act) may pile with two identical lake tiles:
         exactly two lie in the lake and no catch holds a copy, so the fourth is unseen."""
+        code = tile.code
         return (
-            tile in state.hands[state.to_act]
-            and state.lake.count(tile) == 2
-            and not any(tile in caught for caught in state.catches)
+            any(t.code == code for t in state.hands[state.to_act])
+            and sum(1 for t in state.lake if t.code == code) == 2
+            and not any(t.code == code for caught in state.catches for t in caught)
         )
 
     def hand_legal_moves(self, state: TiuUHandState, options: TiuUOptions) -> tuple[Move, ...]:
         seat = state.to_act
-        if state.drawn is not None:
+        drawn = state.drawn
+        if drawn is not None:
             # [TU-6] the drawn tile must capture; the player chooses what
             return tuple(
-                Move(seat, MoveKind.CAPTURE_DRAWN, state.drawn, target)
-                for target in _drawn_options(state, state.drawn)
+                Move(seat, MoveKind.CAPTURE_DRAWN, drawn, target)
+                for target in _targets(state.lake, state.piles, drawn)
             )
-        own = sorted(set(state.hands[seat]))
+        own = distinct(state.hands[seat])
+        # the single lake tiles by pips, and how many of each there are
+        by_pips: dict[int, list[int]] = {}
+        in_lake: dict[int, int] = {}
+        ascending, last = True, -1
+        for t in state.lake:
+            code = t.code
+            if code in in_lake:
+                in_lake[code] += 1
+            else:
+                in_lake[code] = 1
+                by_pips.setdefault(t.pips, []).append(code)
+            ascending = ascending and code >= last
+            last = code
+        piled = {t.code for t in state.piles}
         moves: list[Move] = []
+        key = seat * _TILE_CODES
         for tile in own:
+            code = tile.code
             # [TU-5] [TU-3] capture a matching single lake tile
-            targets = {t for t in state.lake if matches(tile, t)}
-            # [TU-7] a pile is taken only by its fourth, identical tile
-            if tile in state.piles:
-                targets.add(tile)
-            moves.extend(Move(seat, MoveKind.CAPTURE, tile, target) for target in sorted(targets))
-        moves.extend(Move(seat, MoveKind.PILE, tile) for tile in own if self.can_pile(state, tile))
+            targets = by_pips.get(tile.pips, [])
+            partner = _PARTNER.get(code, -1)
+            if partner in in_lake or code in piled or not ascending:
+                targets = list(targets)
+                if partner in in_lake:
+                    targets.append(partner)
+                # [TU-7] a pile is taken only by its fourth, identical tile
+                if code in piled and code not in targets:
+                    targets.append(code)
+                targets.sort()
+            first = (key + code) * _TILE_CODES
+            moves += [_capture(first + target) for target in targets]
+        piles, passing = _seat_moves(seat)
+        caught: set[int] | None = None
+        for tile in own:
+            # [TU-7] exactly two identical tiles single in the lake and no copy caught
+            if in_lake.get(tile.code) == 2:
+                if caught is None:
+                    caught = {t.code for tiles in state.catches for t in tiles}
+                if tile.code not in caught:
+                    moves.append(piles[tile.code])
         # [TU-5] a player who can mate must; may_decline makes passing always legal
         if not moves or options.may_decline:
-            moves.append(Move(seat, MoveKind.PASS))
+            moves.append(passing)
         return tuple(moves)
 
     def hand_apply(
         self, match: Match[TiuUOptions, TiuUHandState], move: Move
     ) -> tuple[TiuUHandState, tuple[Event, ...]]:
-        state, seat = match.hand_state, move.seat
+        state, seat, kind = match.hand_state, move.seat, move.kind
+        fields = state.__dict__.copy()  # fields_of(state)
+        following = seat + 1 if seat + 1 < match.players else 0
         events: list[Event] = []
-        if move.kind is MoveKind.CAPTURE_DRAWN:
+        if kind is _CAPTURE_DRAWN:
             assert move.tile is not None and move.target is not None
-            state = dataclasses.replace(state, drawn=None)
-            state = self._capture(state, seat, move.tile, move.target, events, from_hand=False)
-            return self._end_turn(state, seat, match.players), tuple(events)
+            fields["drawn"] = None
+            _capture_into(fields, seat, move.tile, move.target, events, from_hand=False)
+            fields["to_act"] = following
+            return _make_state(fields), tuple(events)
         # the hand step
-        if move.kind is MoveKind.CAPTURE:
+        if kind is _CAPTURE:
             assert move.tile is not None and move.target is not None
-            state = self._capture(state, seat, move.tile, move.target, events, from_hand=True)
-        elif move.kind is MoveKind.PILE:
+            _capture_into(fields, seat, move.tile, move.target, events, from_hand=True)
+        elif kind is _PILE:
             assert move.tile is not None
             tile = move.tile
             # [TU-7] the hand tile and the two lake tiles become one pile
-            lake = remove_tile(remove_tile(state.lake, tile), tile)
-            state = dataclasses.replace(
-                state,
-                hands=replace_at(state.hands, seat, remove_tile(state.hands[seat], tile)),
-                lake=lake,
-                piles=tuple(sorted((*state.piles, tile))),
-            )
+            fields["lake"] = remove_tile(remove_tile(state.lake, tile), tile)
+            hands = list(state.hands)
+            hands[seat] = remove_tile(hands[seat], tile)
+            fields["hands"] = tuple(hands)
+            fields["piles"] = insert_tile(state.piles, tile)
             events.append(Event(EventKind.PILE, seat=seat, tile=tile, tiles=(tile, tile, tile)))
         else:  # PASS
-            events.append(Event(EventKind.PASS, seat=seat))
+            events.append(_PASSED(seat))
         # the draw step, in the same turn
-        if not state.woodpile:
-            return self._end_turn(state, seat, match.players), tuple(events)
-        drawn, woodpile = state.woodpile[0], state.woodpile[1:]
-        state = dataclasses.replace(state, woodpile=woodpile)
+        woodpile = state.woodpile
+        if not woodpile:
+            fields["to_act"] = following
+            return _make_state(fields), tuple(events)
+        drawn = woodpile[0]
+        fields["woodpile"] = woodpile[1:]
         # [TU-6] the top woodpile tile is shown to all
-        events.append(Event(EventKind.REVEAL, seat=seat, tile=drawn))
-        options = _drawn_options(state, drawn)
-        if not options:
-            state = dataclasses.replace(state, lake=tuple(sorted((*state.lake, drawn))))
-            events.append(Event(EventKind.TO_LAKE, seat=seat, tile=drawn))
-        elif len(options) == 1:
-            state = self._capture(state, seat, drawn, options[0], events, from_hand=False)
+        key = seat * _TILE_CODES + drawn.code
+        events.append(_revealed(key))
+        targets = _targets(fields["lake"], fields["piles"], drawn)
+        if not targets:
+            fields["lake"] = insert_tile(fields["lake"], drawn)
+            events.append(_to_lake(key))
+        elif len(targets) == 1:
+            _capture_into(fields, seat, drawn, targets[0], events, from_hand=False)
         else:
             # [TU-6] a choice of different tiles: the same seat chooses with CAPTURE_DRAWN
-            events.append(Event(EventKind.CHOICE, seat=seat, tile=drawn, tiles=options))
-            return dataclasses.replace(state, drawn=drawn), tuple(events)
-        return self._end_turn(state, seat, match.players), tuple(events)
-
-    def _capture(
-        self,
-        state: TiuUHandState,
-        seat: int,
-        tile: Tile,
-        target: Tile,
-        events: list[Event],
-        *,
-        from_hand: bool,
-    ) -> TiuUHandState:
-        hands = state.hands
-        if from_hand:
-            hands = replace_at(hands, seat, remove_tile(hands[seat], tile))
-        if target in state.piles and tile == target:
-            # [TU-7] the fourth tile takes all three
-            piles = remove_tile(state.piles, target)
-            lake = state.lake
-            taken: tuple[Tile, ...] = (target, target, target)
-        else:
-            piles = state.piles
-            lake = remove_tile(state.lake, target)
-            taken = (target,)
-        caught = (tile, *taken)
-        events.append(Event(EventKind.CAPTURE, seat=seat, tile=tile, target=target, tiles=caught))
-        return dataclasses.replace(
-            state,
-            hands=hands,
-            lake=lake,
-            piles=piles,
-            catches=replace_at(state.catches, seat, state.catches[seat] + caught),
-        )
-
-    def _end_turn(self, state: TiuUHandState, seat: int, players: int) -> TiuUHandState:
-        return dataclasses.replace(state, to_act=next_seat(seat, players))
+            events.append(Event(EventKind.CHOICE, seat=seat, tile=drawn, tiles=targets))
+            fields["drawn"] = drawn
+            return _make_state(fields), tuple(events)
+        fields["to_act"] = following
+        return _make_state(fields), tuple(events)
 
     def hand_over(self, state: TiuUHandState) -> bool:
         # [TU-8] the woodpile is exhausted and the last draw resolved
@@ -413,13 +530,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             else:
                 settlement[seat] = -(best - count) * len(winners)
         # [TU-8] the hand ends when the woodpile is exhausted
-        return HandResult(
-            counts=counts,
-            points=counts,
-            winners=winners,
-            end=HandEnd.WOODPILE_EXHAUSTED,
-            settlement=tuple(settlement),
-        )
+        return hand_result(counts, counts, winners, HandEnd.WOODPILE_EXHAUSTED, tuple(settlement))
 
     def match_over(self, match: Match[TiuUOptions, TiuUHandState]) -> bool:
         # [TU-10] a match of `hands` hands
@@ -452,9 +563,15 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         size = STACK * STACKS_PER_PLAYER[players]
         # [TU-2] hands and the woodpile only shrink from what the deal gave them
         for seat, tiles in enumerate(state.hands):
-            check_length(tiles, 0, size, f"seat {seat}'s hand")
+            if len(tiles) > size:
+                check_length(tiles, 0, size, f"seat {seat}'s hand")
             # [TU-4] a pair of [6-6] is laid out at the deal
-            require(tiles.count(SIX_SIX) <= 1, f"seat {seat} holds a pair of [6-6]")
+            pair = False
+            for t in tiles:
+                if t.code == _SIX_SIX:
+                    if pair:
+                        fail(f"seat {seat} holds a pair of [6-6]")
+                    pair = True
         dealt_woodpile = full - STACK * LAKE_STACKS - size * players
         check_length(state.woodpile, 0, dealt_woodpile, "the woodpile")
         check_length(state.lake, 0, full, "the lake")
@@ -462,17 +579,17 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         check_length(state.piles, 0, full // 3, "the piles")
         check_sorted(state.piles, "the piles")
         # [TU-7] a pile holds three of the four copies: one pile of a tile, none single
-        require(len(set(state.piles)) == len(state.piles), "two piles of one tile")
-        require(not set(state.piles) & set(state.lake), "a piled tile lies single in the lake")
+        piled = {t.code for t in state.piles}
+        require(len(piled) == len(state.piles), "two piles of one tile")
+        if piled and any(t.code in piled for t in state.lake):
+            fail("a piled tile lies single in the lake")
         check_length(state.catches, players, players, "catches")
         for seat, caught in enumerate(state.catches):
-            check_length(caught, 0, full, f"seat {seat}'s catch")
+            if len(caught) > full:
+                check_length(caught, 0, full, f"seat {seat}'s catch")
             # [TU-3] [TU-4] [TU-7] a catch is made of matching pairs
-            require(
-                len(caught) % 2 == 0
-                and all(matches(a, b) for a, b in zip(caught[::2], caught[1::2], strict=True)),
-                f"seat {seat}'s catch is not a sequence of matching pairs",
-            )
+            if len(caught) % 2 or not _pairs_match(caught):
+                fail(f"seat {seat}'s catch is not a sequence of matching pairs")
         # [TU-5] hand h is led by seat (h - 1) % players; [TU-6] one draw a turn
         require(
             state.leader == (match.hand_number - 1) % players,

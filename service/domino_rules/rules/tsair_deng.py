@@ -68,8 +68,9 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
-import dataclasses
 import enum
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,14 +84,15 @@ from .base import (
     Move,
     MoveKind,
     Ruleset,
+    frozen_builder,
+    hand_result,
     held_tiles,
-    next_seat,
+    made_of,
     option,
-    replace_at,
 )
-from .checks import check_length, check_sorted, require
+from .checks import check_length, check_sorted, fail, require
 from .registry import register
-from .tiles import Tile, chinese_set, double_n, hand_pips, remove_tile
+from .tiles import MAX_PIP, Tile, chinese_set, distinct, double_n, hand_pips, sorted_tiles
 
 __all__ = [
     "Place",
@@ -139,7 +141,7 @@ class TsairDengOptions:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TsairDengHandState:
     hands: tuple[tuple[Tile, ...], ...]
     discards: tuple[tuple[Tile, ...], ...]  # per seat, face down, in the order discarded
@@ -148,6 +150,12 @@ class TsairDengHandState:
     to_act: int
     leader: int
     unused: tuple[Tile, ...] = ()  # dealt to nobody [TD-2]
+
+
+#: ``TsairDengHandState(*fields)``, every field given in order (:func:`frozen_builder`);
+#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+_state: Callable[..., TsairDengHandState] = frozen_builder(TsairDengHandState)
+_make_state = made_of(TsairDengHandState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +176,46 @@ class TsairDengTable:
     discards: tuple[Tile, ...]  # the viewing seat's own discards; () for a spectator
     discard_counts: tuple[int, ...]
     leader: int
+
+
+# Moves and events are immutable values: the ones made on every move are made once, each
+# by one integer key (the cheapest to look up).
+
+_TILE_CODES = len(double_n(18))
+_PIPS = 19  # open halves 0 to 18
+
+
+@functools.cache
+def _moves(seat: int) -> tuple[tuple[Move, ...], tuple[Move, ...], tuple[Move, ...]]:
+    """For ``seat``, by tile code: ``PLAY`` of the tile, ``DISCARD`` of it, and the leads
+    (``PLAY`` with ``open_pip``; at ``2 * code`` the high half open, at ``2 * code + 1`` the
+    low half)."""
+    tiles = [Tile.from_code(code) for code in range(_TILE_CODES)]
+    plays = tuple(Move(seat, MoveKind.PLAY, t) for t in tiles)
+    discards = tuple(Move(seat, MoveKind.DISCARD, t) for t in tiles)
+    leads = tuple(
+        Move(seat, MoveKind.PLAY, t, open_pip=pip) for t in tiles for pip in (t.high, t.low)
+    )
+    return plays, discards, leads
+
+
+@functools.cache
+def _played_event(key: int) -> tuple[Event]:
+    """``(Event(PLAY, seat, tile, open_pip),)`` by ``(seat * _TILE_CODES + code) * 19 + pip``."""
+    rest, open_pip = divmod(key, _PIPS)
+    seat, code = divmod(rest, _TILE_CODES)
+    return (Event(EventKind.PLAY, seat=seat, tile=Tile.from_code(code), open_pip=open_pip),)
+
+
+@functools.cache
+def _discarded_event(key: int) -> tuple[Event]:
+    """``(Event(DISCARD, seat, tile, private_to=seat),)`` by ``seat * _TILE_CODES + code``:
+    [TD-5] face down, only the discarder sees the tile."""
+    seat, code = divmod(key, _TILE_CODES)
+    return (Event(EventKind.DISCARD, seat=seat, tile=Tile.from_code(code), private_to=seat),)
+
+
+_PLAY = MoveKind.PLAY  # an Enum's class attribute is a slow lookup
 
 
 def place_of(number: int) -> int:
@@ -219,9 +267,9 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
     ) -> tuple[TsairDengHandState, tuple[Event, ...]]:
         players, options = match.players, match.options
         size = HAND_SIZES[options.tile_set][players]
-        hands = tuple(tuple(sorted(order[s * size : (s + 1) * size])) for s in range(players))
+        hands = tuple([sorted_tiles(order[s * size : (s + 1) * size]) for s in range(players)])
         # [TD-2] with 3 players the tiles left over are not used
-        unused = tuple(sorted(order[players * size :]))
+        unused = sorted_tiles(order[players * size :])
         if match.history:
             # [TD-3] the previous hand's winner leads
             leader = match.history[-1].winners[0]
@@ -233,15 +281,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
             else:
                 # [TD-3] a seat drawn at random
                 leader = rng.Stream(match.seed, f"lead/{hand_number}").below(players)
-        state = TsairDengHandState(
-            hands=hands,
-            discards=((),) * players,
-            played=(),
-            open_pip=None,
-            to_act=leader,
-            leader=leader,
-            unused=unused,
-        )
+        state = _state(hands, ((),) * players, (), None, leader, leader, unused)
         events = (Event(EventKind.DEAL, count=size), Event(EventKind.LEADER, seat=leader))
         return state, events
 
@@ -251,59 +291,77 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         return 0  # no drawing
 
     def all_tiles(self, state: TsairDengHandState) -> tuple[Tile, ...]:
-        discarded = tuple(tile for tiles in state.discards for tile in tiles)
+        discarded = tuple([tile for tiles in state.discards for tile in tiles])
         return held_tiles(state) + discarded + state.played + state.unused
 
     def hand_legal_moves(
         self, state: TsairDengHandState, options: TsairDengOptions
     ) -> tuple[Move, ...]:
         seat = state.to_act
-        distinct = sorted(set(state.hands[seat]))
-        if state.open_pip is None:
+        tiles = distinct(state.hands[seat])
+        plays, discards, leads = _moves(seat)
+        open_pip = state.open_pip
+        if open_pip is None:
             # [TD-4] the leader plays any tile and names the half left open
             moves: list[Move] = []
-            for tile in distinct:
-                moves.append(Move(seat, MoveKind.PLAY, tile, open_pip=tile.high))
+            for tile in tiles:
+                code = 2 * tile.code
+                moves.append(leads[code])
                 if not tile.is_double:
-                    moves.append(Move(seat, MoveKind.PLAY, tile, open_pip=tile.low))
+                    moves.append(leads[code + 1])
             return tuple(moves)
         # [TD-5] play a tile with a half equal to the open half, or discard any tile
-        open_pip = state.open_pip
-        plays = [Move(seat, MoveKind.PLAY, t) for t in distinct if t.has(open_pip)]
-        if plays and options.must_play_if_able:
-            return tuple(plays)
-        return tuple(plays) + tuple(Move(seat, MoveKind.DISCARD, t) for t in distinct)
+        half = 1 << open_pip
+        matching = [plays[t.code] for t in tiles if t.halves & half]
+        if matching and options.must_play_if_able:
+            return tuple(matching)
+        matching += [discards[t.code] for t in tiles]
+        return tuple(matching)
 
     def hand_apply(
         self, match: Match[TsairDengOptions, TsairDengHandState], move: Move
     ) -> tuple[TsairDengHandState, tuple[Event, ...]]:
-        state, seat = match.hand_state, move.seat
-        assert move.tile is not None
-        tiles = remove_tile(state.hands[seat], move.tile)
-        if move.kind is MoveKind.PLAY:
-            if state.open_pip is None:
+        state, seat, tile = match.hand_state, move.seat, move.tile
+        assert tile is not None
+        fields = state.__dict__.copy()  # fields_of(state)
+        hands = list(state.hands)
+        tiles = hands[seat]
+        code = tile.code
+        i = 0
+        for held in tiles:
+            if held.code == code:
+                break
+            i += 1
+        else:
+            raise ValueError(f"{tile} is not in the hand")
+        hands[seat] = tiles[:i] + tiles[i + 1 :]
+        fields["hands"] = tuple(hands)
+        if move.kind is _PLAY:
+            open_pip = state.open_pip
+            if open_pip is None:
                 assert move.open_pip is not None
                 open_pip = move.open_pip  # [TD-4] the lead names it
             else:
                 # [TD-5] the other half becomes the open half; a double keeps it
-                open_pip = move.tile.other(state.open_pip)
-            event = Event(EventKind.PLAY, seat=seat, tile=move.tile, open_pip=open_pip)
+                open_pip = tile.low if tile.high == open_pip else tile.high
+            event = _played_event((seat * _TILE_CODES + code) * _PIPS + open_pip)
             # [TD-6] the tile goes on the serpentine (place_of(len(played)))
-            state = dataclasses.replace(state, played=(*state.played, move.tile), open_pip=open_pip)
+            fields["played"] = state.played + (tile,)  # noqa: RUF005 (cheaper than unpacking)
+            fields["open_pip"] = open_pip
         else:  # DISCARD [TD-5] face down: only the discarder sees the tile
-            event = Event(EventKind.DISCARD, seat=seat, tile=move.tile, private_to=seat)
-            discards = state.discards[seat] + (move.tile,)
-            state = dataclasses.replace(state, discards=replace_at(state.discards, seat, discards))
-        state = dataclasses.replace(
-            state,
-            hands=replace_at(state.hands, seat, tiles),
-            to_act=next_seat(seat, match.players),
-        )
-        return state, (event,)
+            event = _discarded_event(seat * _TILE_CODES + code)
+            discards = list(state.discards)
+            discards[seat] += (tile,)
+            fields["discards"] = tuple(discards)
+        fields["to_act"] = seat + 1 if seat + 1 < match.players else 0
+        return _make_state(fields), event
 
     def hand_over(self, state: TsairDengHandState) -> bool:
         # [TD-7] every player has played or discarded all their tiles
-        return not any(state.hands)
+        for tiles in state.hands:  # noqa: SIM110 (cheaper than any())
+            if tiles:
+                return False
+        return True
 
     # ---- scoring -----------------------------------------------------------------
 
@@ -331,9 +389,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
 
         winner = min(range(players), key=rank)
         # [TD-7] the hand ends when every tile is played or discarded
-        return HandResult(
-            counts=counts, points=points, winners=(winner,), end=HandEnd.ALL_TILES_PLACED
-        )
+        return hand_result(counts, points, (winner,), HandEnd.ALL_TILES_PLACED, ())
 
     def match_over(self, match: Match[TsairDengOptions, TsairDengHandState]) -> bool:
         options = match.options
@@ -375,18 +431,21 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         # [TD-2] k tiles dealt to each seat; the rest lie aside, in ascending order
         check_length(state.discards, players, players, "discards")
         for seat, tiles in enumerate(state.discards):
-            check_length(tiles, 0, size, f"seat {seat}'s discards")
+            if len(tiles) > size:
+                check_length(tiles, 0, size, f"seat {seat}'s discards")
         check_length(state.played, 0, size * players, "the played tiles")
         aside = len(self.full_set(options)) - size * players
         check_length(state.unused, aside, aside, "the tiles aside")
         check_sorted(state.unused, "the tiles aside")
         # [TD-7] one tile a turn, from the leader on in seat order
-        turns = len(state.played) + sum(len(tiles) for tiles in state.discards)
+        turns = len(state.played) + sum([len(tiles) for tiles in state.discards])
         require(turns <= size * players, "more turns than tiles dealt")
+        leader = state.leader
         for seat, tiles in enumerate(state.hands):
-            offset = (seat - state.leader) % players
+            offset = (seat - leader) % players
             taken = max(0, (turns - offset + players - 1) // players)
-            require(len(tiles) == size - taken, f"seat {seat} holds the wrong number of tiles")
+            if len(tiles) != size - taken:
+                fail(f"seat {seat} holds the wrong number of tiles")
         require(
             state.to_act == (state.leader + turns) % players,
             "to_act is not the seat whose turn it is",
@@ -397,12 +456,19 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
             require(state.open_pip is None, "an open half before the lead")
             return
         # [TD-4] [TD-5] the chain of open halves from the lead on
-        lead = state.played[0]
-        possible = {lead.high, lead.low}
-        for tile in state.played[1:]:
-            possible = {tile.other(pip) for pip in possible if tile.has(pip)}
+        # (the halves the chain can leave open, as a bit set: bit p for pip p)
+        played = state.played
+        possible = played[0].halves
+        for i in range(1, len(played)):
+            tile = played[i]
+            high, low = 1 << tile.high, 1 << tile.low
+            possible = (low if possible & high else 0) | (high if possible & low else 0)
             require(bool(possible), "a played tile does not match the open half")
-        require(state.open_pip in possible, "the open half is not one the played tiles leave")
+        open_pip = state.open_pip
+        require(
+            open_pip is not None and 0 <= open_pip <= MAX_PIP and bool(possible >> open_pip & 1),
+            "the open half is not one the played tiles leave",
+        )
 
 
 register(TsairDeng())
