@@ -14,7 +14,6 @@ Decoding a state never trusts its input: any mismatch raises :class:`StateDecode
 from __future__ import annotations
 
 import dataclasses
-import enum
 import functools
 import typing
 from typing import Any
@@ -106,30 +105,60 @@ def fill(message: Message, value: Any) -> Message:
     """Copy a dataclass into ``message`` field by field (by name); ``None`` stays unset.
 
     Every field of the dataclass must have a message field of the same name (or be listed
-    in :data:`NOT_IN_MESSAGES`), else :class:`ContractError`.
+    in :data:`NOT_IN_MESSAGES`), else :class:`ContractError`. The copy is a function
+    compiled once per (message type, dataclass) pair (:func:`_filler`): messages are made
+    on every request, and a loop over field descriptors costs several times more.
     """
-    for name, desc in _field_map(message.DESCRIPTOR, value.__class__):
-        item = getattr(value, name)
-        if item is None:
-            continue
-        if desc.is_repeated:
-            target = getattr(message, name)
-            for x in item:
-                if desc.message_type is not None:
-                    fill(target.add(), x)
-                else:
-                    target.append(_scalar(desc, x))
-        elif desc.message_type is not None:
-            fill(getattr(message, name), item)
-        else:
-            setattr(message, name, _scalar(desc, item))
+    _filler(message.DESCRIPTOR, value.__class__)(message, value)
     return message
 
 
-def _scalar(desc: Any, value: Any) -> Any:
-    if isinstance(value, enum.Enum):
-        return desc.enum_type.values_by_name[value.name].number
-    return value
+@functools.cache
+def _filler(message_type: Any, cls: type) -> Any:
+    """``fill_<cls>(message, value)``: :func:`fill` of one (message type, dataclass) pair,
+    as straight-line code (each field read once; an enum through a dict of its members'
+    numbers; nested dataclasses through :func:`fill`)."""
+    lines = ["def fill_value(message, value):"]
+    namespace: dict[str, Any] = {"fill": fill}
+    for index, (name, desc) in enumerate(_field_map(message_type, cls)):
+        lines.append(f"    v = value.{name}")
+        if desc.enum_type is not None:
+            numbers = {member.name: member.number for member in desc.enum_type.values}
+            namespace[f"enum_{index}"] = _EnumNumbers(numbers)
+            number = f"enum_{index}[{{x}}]"
+        else:
+            number = "{x}"
+        if desc.is_repeated:
+            if desc.message_type is not None:
+                lines += ["    if v:", f"        add = message.{name}.add"]
+                lines += ["        for x in v:", "            fill(add(), x)"]
+            elif desc.enum_type is not None:
+                mapped = number.format(x="x")
+                lines += ["    if v:", f"        message.{name}.extend([{mapped} for x in v])"]
+            else:
+                lines += ["    if v:", f"        message.{name}.extend(v)"]
+        elif desc.message_type is not None:
+            lines += ["    if v is not None:", f"        fill(message.{name}, v)"]
+        else:
+            lines += ["    if v is not None:", f"        message.{name} = {number.format(x='v')}"]
+    lines.append("    return message")
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, f"<fill {message_type.full_name} from {cls.__name__}>", "exec"), namespace)
+    return namespace["fill_value"]
+
+
+class _EnumNumbers(dict[Any, int]):
+    """An enum member's number in a message enum, by the member's name; found once per
+    member and then kept under the member itself."""
+
+    def __init__(self, numbers: dict[str, int]) -> None:
+        super().__init__()
+        self.numbers = numbers
+
+    def __missing__(self, member: Any) -> int:
+        number = self.numbers[member.name]
+        self[member] = number
+        return number
 
 
 def status_to_pb(status: Status) -> pb.Status:
