@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: serve test lint proto bench image smoke clean
+.PHONY: serve test lint proto bench tournament image smoke clean
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
@@ -24,8 +24,16 @@ proto: $(VENV)/.installed-test
 	$(BIN)/python proto/generate.py
 	$(BIN)/python proto/openapi.py
 
-bench: $(VENV)/.installed
-	$(BIN)/python bench/bench.py
+# The speed targets, each as a ratio measured in the same run (see bench/README.md);
+# the bots' tournament is longer: `make tournament`
+bench: $(VENV)/.installed-bench
+	$(BIN)/python bench/inprocess.py
+	$(BIN)/python bench/tokens.py
+	$(BIN)/python bench/doors.py
+	$(BIN)/python bench/servers.py
+
+tournament: $(VENV)/.installed-bench
+	$(BIN)/python bench/tournament.py
 
 # The container image: docker when its daemon answers, otherwise podman, in the docker
 # format (the OCI format has no HEALTHCHECK). See deploy/README.md.
@@ -50,6 +58,10 @@ $(VENV)/.installed: pyproject.toml
 
 $(VENV)/.installed-test: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(VENV)/.installed-bench: $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed-test

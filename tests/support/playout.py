@@ -1,6 +1,6 @@
 """Random playouts in process: seeded random legal moves until a match (or a hand) ends.
 
-The one loop the tests and the benchmarks (``bench/bench.py``) share. It depends on the
+The one loop the tests and the benchmarks (``bench/``) share. It depends on the
 rules core only, not on pytest, so that the benchmarks can import it.
 
 >>> import random
