@@ -39,7 +39,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2
 from werkzeug.exceptions import HTTPException
 
-from . import docs, metrics, observability, playground
+from . import docs, metrics, observability, pbjson, playground
 from .api import ApiError, RulesService, to_status
 from .settings import Settings
 from .v1 import domino_rules_pb2 as pb
@@ -108,9 +108,8 @@ def routes() -> list[tuple[str, str, str, str]]:
 
 
 def to_json(message: Message) -> dict[str, Any]:
-    return json_format.MessageToDict(
-        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-    )
+    """The JSON object of an answer: proto field names, every field without presence."""
+    return pbjson.to_dict(message)
 
 
 def _json_response(body: Mapping[str, Any], status: int = 200) -> Response:
