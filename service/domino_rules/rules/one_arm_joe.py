@@ -63,7 +63,7 @@ from .base import (
 )
 from .checks import check_length, check_seat, fail, require
 from .registry import register
-from .tiles import Tile, double_n, sorted_tiles
+from .tiles import Tile, double_n, remove_tile, sorted_tiles
 
 __all__ = [
     "OneArmJoe",
@@ -395,16 +395,9 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
         if kind is _PLAY:
             tile = move.tile
             assert tile is not None
-            tiles = hands[seat]
-            code = tile.code
-            i = 0
-            for held in tiles:
-                if held.code == code:
-                    break
-                i += 1
             # [OAJ-5] after the lead, play passes on unless the lead earns a bonus turn
             bonus = state.open_end is not None or match.options.lead_double_bonus
-            return _lay(state, seat, tile, tiles[:i] + tiles[i + 1 :], fields, bonus)
+            return _lay(state, seat, tile, remove_tile(hands[seat], tile), fields, bonus)
         fields["to_act"] = seat + 1 if seat + 1 < len(hands) else 0
         fields["bonus"] = False
         if kind is _PASS:

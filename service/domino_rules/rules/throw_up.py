@@ -93,7 +93,15 @@ from .base import (
 )
 from .checks import check_length, check_range, fail, require
 from .registry import register
-from .tiles import Tile, distinct, double_n, double_six_without_blank, insert_tile, sorted_tiles
+from .tiles import (
+    Tile,
+    distinct,
+    double_n,
+    double_six_without_blank,
+    insert_tile,
+    remove_tile,
+    sorted_tiles,
+)
 
 __all__ = [
     "LaidTile",
@@ -529,15 +537,7 @@ def _lay(fields: dict[str, Any], seat: int, tile: Tile, end: End | None) -> tupl
         line = (*line, _laid((code * _PIPS + right) * _PIPS + other))
         side = 2
     hands = list(fields["hands"])
-    tiles = hands[seat]
-    i = 0
-    for held in tiles:
-        if held.code == code:
-            break
-        i += 1
-    else:
-        raise ValueError(f"{tile} is not in the hand")
-    hands[seat] = tiles[:i] + tiles[i + 1 :]
+    hands[seat] = remove_tile(hands[seat], tile)
     fields["hands"] = tuple(hands)
     fields["line"] = line
     pegs = list(fields["pegs"])

@@ -92,7 +92,16 @@ from .base import (
 )
 from .checks import check_length, check_sorted, fail, require
 from .registry import register
-from .tiles import MAX_PIP, Tile, chinese_set, distinct, double_n, hand_pips, sorted_tiles
+from .tiles import (
+    MAX_PIP,
+    Tile,
+    chinese_set,
+    distinct,
+    double_n,
+    hand_pips,
+    remove_tile,
+    sorted_tiles,
+)
 
 __all__ = [
     "Place",
@@ -325,16 +334,8 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         assert tile is not None
         fields = state.__dict__.copy()  # fields_of(state)
         hands = list(state.hands)
-        tiles = hands[seat]
+        hands[seat] = remove_tile(hands[seat], tile)
         code = tile.code
-        i = 0
-        for held in tiles:
-            if held.code == code:
-                break
-            i += 1
-        else:
-            raise ValueError(f"{tile} is not in the hand")
-        hands[seat] = tiles[:i] + tiles[i + 1 :]
         fields["hands"] = tuple(hands)
         if move.kind is _PLAY:
             open_pip = state.open_pip
