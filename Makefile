@@ -3,13 +3,23 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: serve test lint proto bench tournament image smoke clean
+.PHONY: serve test lint proto bench tournament image smoke clean chromium
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest
+
+# The playground's browser test (tests/browser) drives Debian's Chromium with its
+# chromedriver; installed (as root, or with sudo) only when either is missing
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+			chromium chromium-driver; \
+	fi
 
 # ruff (lint and format) and mypy --strict over the package, the tests and the benchmarks;
 # buf lint of the contract and its breaking-change check against the released image

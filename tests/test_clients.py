@@ -250,6 +250,5 @@ def test_docs_name_the_commands_they_rely_on() -> None:
         "python/domino_rules_client.py",
         "python/example_play.py",
         "curl/play.sh",
-        "browser/index.html",
     ):
         assert (CLIENTS / path).is_file() and Path(path).name in clients_readme, path

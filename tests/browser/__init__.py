@@ -1,0 +1,1 @@
+"""The playground (``GET /play``) driven in a real browser."""

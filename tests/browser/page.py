@@ -1,0 +1,191 @@
+"""The playground as a person uses it, through its automation hooks: the set-up form,
+buttons with ``data-move`` (the move's JSON), the prompt a tile opens when it has several
+moves, and ``#status``."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver import Chrome
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.command import Command
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+#: The longest wait for the page (a bot's move, a request, a render).
+TIMEOUT = 30.0
+#: The buttons that make the person's moves, outside the prompt.
+MOVES = "#hand [data-move], #actions [data-move]"
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match to set up: the form's values (options as typed into their fields)."""
+
+    ruleset: str
+    players: int
+    seat: int
+    level: str
+    seed: str
+    options: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Played:
+    """What playing a match through the page took."""
+
+    moves: int = 0
+    hands: int = 1
+    prompts: int = 0
+    kinds: set[str] = field(default_factory=set)
+
+
+class Playground:
+    """One page of the playground in ``driver``."""
+
+    def __init__(self, driver: Chrome, url: str, *, catalogue: bool = True) -> None:
+        """Open ``url``; unless ``catalogue`` is false, wait until the games are listed."""
+        self.driver = driver
+        self.severe_console_messages()  # forget what earlier pages logged
+        driver.get(url)
+        if catalogue:
+            self.wait(lambda d: d.find_element(By.ID, "start").is_enabled(), "the catalogue")
+
+    def wait(self, condition: Any, what: str, timeout: float = TIMEOUT) -> Any:
+        return WebDriverWait(
+            self.driver,
+            timeout,
+            poll_frequency=0.02,
+            ignored_exceptions=[StaleElementReferenceException],
+        ).until(condition, f"waited {timeout} s for {what}")
+
+    def by_id(self, element_id: str) -> WebElement:
+        return self.driver.find_element(By.ID, element_id)
+
+    def status(self) -> str:
+        return str(self.by_id("status").get_attribute("textContent")).strip()
+
+    def waiting(self) -> str:
+        return str(self.by_id("game").get_attribute("data-waiting") or "")
+
+    def version(self) -> str:
+        return str(self.by_id("game").get_attribute("data-version") or "")
+
+    def set_up(self, match: Match) -> None:
+        """Fill the form for ``match`` and start it."""
+        if not self.by_id("setup-box").get_attribute("open"):
+            self.driver.find_element(By.CSS_SELECTOR, "#setup-box > summary").click()
+        Select(self.by_id("ruleset")).select_by_value(match.ruleset)
+        for name, value in match.options.items():
+            field_ = self.by_id(f"option-{name}")
+            if field_.tag_name == "select":
+                Select(field_).select_by_value(value)
+            elif field_.get_attribute("type") == "checkbox":
+                if field_.is_selected() != (value == "true"):
+                    field_.click()
+            else:
+                field_.clear()
+                field_.send_keys(value)
+                field_.send_keys(Keys.TAB)  # a change event
+        Select(self.by_id("players")).select_by_value(str(match.players))
+        Select(self.by_id("seat")).select_by_value(str(match.seat))
+        Select(self.by_id("level")).select_by_value(match.level)
+        seed = self.by_id("seed")
+        seed.clear()
+        seed.send_keys(match.seed)
+        self.by_id("start").click()
+
+    def await_person(self, after: str = "") -> str:
+        """Wait until the person is to act (``"you"``) or the match is over (``"over"``),
+        at a version other than ``after``."""
+
+        def ready(_: Chrome) -> str | None:
+            waiting = self.waiting()
+            if waiting in ("you", "over") and self.version() != after:
+                return waiting
+            return None
+
+        return str(self.wait(ready, f"the person's turn after version {after!r}"))
+
+    def move_buttons(self, selector: str = MOVES) -> list[WebElement]:
+        """The buttons matching ``selector`` that a person can see and press (one call)."""
+        found = self.driver.execute_script(
+            """
+            return [...document.querySelectorAll(arguments[0])].filter(
+              (b) => !b.disabled && b.getClientRects().length > 0 && !b.closest("[hidden]"));
+            """,
+            selector,
+        )
+        return list(found)
+
+    def press(self, button: WebElement, keyboard: bool) -> None:
+        if keyboard:
+            button.send_keys(Keys.ENTER)
+        else:
+            button.click()
+
+    def play_to_the_end(
+        self, rng: random.Random, shots: Path | None = None, name: str = "", mid: int = 4
+    ) -> Played:
+        """Make the person's moves, chosen with ``rng`` among the buttons offered, until
+        MATCH_OVER; every third move by keyboard. Screenshot after ``mid`` moves."""
+        played = Played()
+        version = ""
+        while self.await_person(version) == "you":
+            version = self.version()
+            if shots is not None and played.moves == mid:
+                self.screenshot(shots / f"{name}-mid-game.png")
+            buttons = self.move_buttons()
+            assert buttons, "the person is to act, and no move is offered"
+            unnamed = self.driver.execute_script(
+                """
+                return arguments[0].filter((b) => b.tagName !== "BUTTON"
+                  || !(b.getAttribute("aria-label") || b.textContent).trim()).length;
+                """,
+                buttons,
+            )
+            assert unnamed == 0, "every move is a <button> with a name"
+            choice = rng.choice(buttons)
+            move = json.loads(str(choice.get_attribute("data-move")))
+            keyboard = played.moves % 3 == 2
+            opens_prompt = choice.get_attribute("aria-haspopup") == "dialog"
+            self.press(choice, keyboard)
+            if opens_prompt:
+                played.prompts += 1
+                choices = self.wait(
+                    lambda _: self.move_buttons("#prompt [data-move]"), "the prompt's choices"
+                )
+                assert len(choices) >= 2, "a prompt offers at least two moves"
+                pick = rng.choice(choices)
+                full = json.loads(str(pick.get_attribute("data-move")))
+                assert {k: v for k, v in full.items() if k in move} == move
+                move = full
+                self.press(pick, keyboard)
+            played.kinds.add(move["kind"])
+            played.moves += 1
+            if move["kind"] == "NEXT_HAND":
+                played.hands += 1
+        return played
+
+    def screenshot(self, path: Path, width: int | None = None) -> None:
+        """The whole page, not only the window: the window is made as tall as the page."""
+        size = self.driver.get_window_size()
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        height = int(self.driver.execute_script("return document.documentElement.scrollHeight"))
+        self.driver.set_window_size(width or size["width"], max(height + 40, 400))
+        try:
+            assert self.driver.save_screenshot(str(path)), path
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
+
+    def severe_console_messages(self) -> list[str]:
+        """The page's errors in the console since the last call (failed loads, exceptions)."""
+        entries = self.driver.execute(Command.GET_LOG, {"type": "browser"})["value"]
+        return [str(entry.get("message")) for entry in entries if entry.get("level") == "SEVERE"]
