@@ -3,43 +3,51 @@
 
 For every ruleset (``--rulesets``, default all four) and every pairing (``--pairings``,
 default ``GREEDY:RANDOM,STRONG:GREEDY``: a hero level against an opponent level), plays
-``--matches`` 2-player matches (default 400; ``--quick`` is 40). Matches come in pairs on
-the same deal: deal ``d`` (game seed ``tournament/<ruleset>/<d>``) is played once with the
-hero in seat 0 and once in seat 1, so that the luck of the deal falls on both sides. The
-bots' own seeds are the match number. Matches are short, so that hundreds are
-affordable: the options with a single hand where the ruleset allows it:
+``--matches`` 2-player matches (default 400; ``--quick`` 40), each to its end, with the
+ruleset's default options (``--short`` plays the shortest matches instead, see
+:data:`SHORT`). Matches come in pairs on the same deal: deal ``d`` (game seed
+``tournament/<ruleset>/<d>``, which also fixes every later deal and throw) is played once
+with the hero in seat 0 and once in seat 1, so that the luck of the deal falls on both
+sides. The bots' own seeds are the match number; STRONG plays its default budget
+(``--playouts`` to change it).
 
-* One Arm Joe ``target_score: 0`` (one hand), Tsair Deng ``hands: 1`` (Chinese set),
-  Tiu U ``hands: 1``; Throw-up ``hands_per_player: 1`` (two hands, one led by each seat:
-  the fewest a Throw-up match has).
-
-Reported per ruleset and pairing:
+The table, one row per ruleset and pairing:
 
 * ``hero win``: the hero's mean share of the win (1 for a win, 1/2 for a shared win,
-  0 for a loss) with its 95% confidence interval, against the fair share 1/2; ``sig``
-  is ``yes`` when the interval excludes the fair share. Intervals are normal
-  approximations over the deals (the mean of a deal's two matches is one sample: the
-  two seatings of a deal are not independent);
-* ``hero pts``/``opp pts``: the mean match points of each side with their 95% intervals,
-  and ``diff`` the mean of the hero's points less the opponent's, paired by match (in
-  Tsair Deng the fewest points win, so there a negative ``diff`` is good);
-* for a STRONG hero, the process time of each STRONG suggestion that searched (two or
-  more legal moves; a forced move is returned at once): median and 99th percentile
-  (nearest rank), in milliseconds, on one core (``time.process_time`` in the process
-  that plays the match).
+  0 for a loss) with its 95% confidence interval, against the fair share 1/2. Intervals
+  are normal approximations over the deals: the mean of a deal's two matches is one
+  sample (the two seatings of a deal are not independent). ``z`` is the share's distance
+  from 1/2 in standard errors and ``sig`` says ``yes`` when the interval excludes 1/2
+  (``|z| > 1.96``);
+* ``hero pts`` and ``opp pts``: the mean match points of each side with their 95%
+  intervals, and ``diff`` the mean of the hero's points less the opponent's, paired by
+  match (in Tsair Deng the fewest points win, so there a negative ``diff`` is good).
 
-``--jobs N`` plays matches in N worker processes (the times stay per suggestion and per
-process). Progress goes to stderr, the table to stdout.
+Then the time of a STRONG suggestion, per ruleset, measured apart from the matches above:
+in this process, with no worker running, ``--timing-matches`` matches of STRONG against
+GREEDY (seeds ``timing/<ruleset>/<n>``) are played and every STRONG suggestion that
+searched (two legal moves or more; a forced move is answered at once) is timed with
+``time.process_time`` (CPU time of this one process: one core). Reported: median, 99th
+percentile (nearest rank), the largest, and how many. The load average is printed at the
+start and at the end (the machine may be shared).
+
+``--matches-for tiu_u=4000,throw_up=2000`` gives some rulesets more matches than
+``--matches``: where the edge between two levels is small, it takes more matches to tell
+it from luck (see ``bench/README.md``). ``--jobs N`` plays the matches of the table in N
+worker processes (default 2).
+Progress goes to stderr, the tables to stdout.
 
 Usage::
 
-    python bench/tournament.py [--quick | --matches N] [--rulesets a,b] [--pairings H:O,...]
-                               [--playouts N] [--jobs N]
+    python bench/tournament.py [--quick | --matches N] [--matches-for ID=N,...]
+                               [--rulesets a,b] [--pairings H:O,...] [--short]
+                               [--playouts N] [--jobs N] [--timing-matches N]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -52,15 +60,20 @@ from typing import Any
 
 from domino_rules import bots, rules
 from domino_rules.bots import Level
-from domino_rules.rules import MoveKind, Status
+from domino_rules.rules import Match, MoveKind, Ruleset, Status
 
-#: The short match of each ruleset (see the module docstring).
+RULESETS = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up")
+#: The shortest match of each ruleset (``--short``): a single hand where the ruleset
+#: allows it; Throw-up's shortest match is two hands, one led by each seat.
 SHORT: dict[str, dict[str, Any]] = {
     "one_arm_joe": {"target_score": 0},
     "tsair_deng": {"hands": 1},
     "tiu_u": {"hands": 1},
     "throw_up": {"hands_per_player": 1},
 }
+#: Rulesets whose levels are closer than the others' get more matches by default (see
+#: ``bench/README.md``): their edge is small next to the luck of the deal.
+MORE_MATCHES = {"tiu_u": 4000, "throw_up": 2000}
 PLAYERS = 2
 Z95 = 1.959964
 
@@ -68,10 +81,11 @@ Z95 = 1.959964
 @dataclass(frozen=True)
 class Job:
     ruleset: str
+    short: bool
     hero: str
     opponent: str
     number: int
-    playouts: int
+    playouts: int | None
 
 
 @dataclass(frozen=True)
@@ -79,44 +93,55 @@ class Result:
     share: float
     hero_points: int
     opponent_points: int
-    strong_ms: tuple[float, ...]
+
+
+def options_of(ruleset: Ruleset[Any, Any], short: bool) -> Any:
+    return ruleset.make_options(SHORT[ruleset.id] if short else {})
+
+
+def play_match(
+    ruleset: Ruleset[Any, Any],
+    options: Any,
+    seed: str,
+    levels: dict[int, Level],
+    bot_seed: str,
+    playouts: int | None,
+) -> tuple[Match[Any, Any], list[float]]:
+    """One match, each seat at its level: the finished match, and the process time
+    (seconds) of each STRONG suggestion asked of a seat with two legal moves or more."""
+    times: list[float] = []
+    match = ruleset.new_match(options, PLAYERS, seed)
+    while match.status is not Status.MATCH_OVER:
+        legal = ruleset.legal_moves(match)
+        seat = ruleset.to_act(match)
+        if legal[0].kind is MoveKind.NEXT_HAND or seat is None or len(legal) == 1:
+            move = legal[0]  # NEXT_HAND, or a forced move
+        else:
+            view = ruleset.view(match, seat)
+            level = levels[seat]
+            started = time.process_time()
+            move = bots.suggest(
+                ruleset, options, PLAYERS, view, level, seed=bot_seed, playouts=playouts
+            ).move
+            if level is Level.STRONG:
+                times.append(time.process_time() - started)
+        match, _ = ruleset.apply(match, move)
+    return match, times
 
 
 def play(job: Job) -> Result:
-    """One match: deal ``number // 2``, the hero in seat ``number % 2``."""
+    """One match of the table: deal ``number // 2``, the hero in seat ``number % 2``."""
     ruleset = rules.get(job.ruleset)
-    options = ruleset.make_options(SHORT[job.ruleset])
+    options = options_of(ruleset, job.short)
     hero_seat = job.number % PLAYERS
     levels = {s: Level[job.opponent] for s in range(PLAYERS)}
     levels[hero_seat] = Level[job.hero]
-    match = ruleset.new_match(options, PLAYERS, f"tournament/{job.ruleset}/{job.number // 2}")
-    times: list[float] = []
-    while match.status is not Status.MATCH_OVER:
-        legal = ruleset.legal_moves(match)
-        if legal[0].kind is MoveKind.NEXT_HAND:
-            move = legal[0]
-        else:
-            seat = ruleset.to_act(match)
-            assert seat is not None
-            view = ruleset.view(match, seat)
-            level = levels[seat]
-            start = time.process_time()
-            move = bots.suggest(
-                ruleset,
-                options,
-                PLAYERS,
-                view,
-                level,
-                seed=str(job.number),
-                playouts=job.playouts,
-            ).move
-            if level is Level.STRONG and len(legal) > 1:
-                times.append((time.process_time() - start) * 1000)
-        match, _ = ruleset.apply(match, move)
+    seed = f"tournament/{job.ruleset}/{job.number // 2}"
+    match, _ = play_match(ruleset, options, seed, levels, str(job.number), job.playouts)
     winners = ruleset.winners(match)
     totals = ruleset.totals(match)
     share = 1 / len(winners) if hero_seat in winners else 0.0
-    return Result(share, totals[hero_seat], totals[1 - hero_seat], tuple(times))
+    return Result(share, totals[hero_seat], totals[1 - hero_seat])
 
 
 def interval(values: Sequence[float]) -> tuple[float, float]:
@@ -133,78 +158,194 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=400, help="matches per pairing")
-    parser.add_argument("--quick", action="store_true", help="40 matches per pairing")
-    parser.add_argument("--rulesets", default=",".join(SHORT), help="comma-separated ids")
-    parser.add_argument("--pairings", default="GREEDY:RANDOM,STRONG:GREEDY")
-    parser.add_argument("--playouts", type=int, default=bots.DEFAULT_PLAYOUTS)
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    args = parser.parse_args(argv)
-    matches = 40 if args.quick else args.matches
-    if matches < 2 or matches % 2:
-        parser.error("--matches must be an even number of at least 2 (deals are played twice)")
-    names = [name.strip() for name in args.rulesets.split(",") if name.strip()]
-    unknown = [name for name in names if name not in SHORT]
-    if unknown:
-        parser.error(f"unknown rulesets {unknown}; known: {', '.join(SHORT)}")
-    pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
-    if any(len(p) != 2 or not set(p) <= set(Level.__members__) for p in pairings):
-        parser.error(f"pairings are HERO:OPPONENT with levels {list(Level.__members__)}")
-    print(
-        f"# {matches} matches per pairing, {PLAYERS} players, seats rotated; "
-        f"STRONG budget {args.playouts} playouts; load average "
-        + " ".join(f"{x:.2f}" for x in os.getloadavg()),
-        flush=True,
-    )
-    header = (
-        f"{'ruleset':<12} {'hero:opp':<15} {'hero win (fair 0.50)':<22} {'sig':<4} "
-        f"{'hero pts':<16} {'opp pts':<16} {'diff':<16} {'STRONG ms median/p99 (n)'}"
-    )
-    print(header)
-    print("-" * len(header), flush=True)
-    context = multiprocessing.get_context("fork")
-    with context.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
-        for name in names:
-            for hero, opponent in pairings:
-                jobs = [Job(name, hero, opponent, n, args.playouts) for n in range(matches)]
-                started = time.monotonic()
-                results = list(pool.imap(play, jobs))
-                print(
-                    f"  {name} {hero}:{opponent} done in {time.monotonic() - started:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                print(_row(name, hero, opponent, results), flush=True)
-    return 0
-
-
 def by_deal(values: Sequence[float]) -> list[float]:
     """The mean of each deal's matches (one per seat), the independent unit of the
     tournament: matches ``2d`` and ``2d + 1`` are played on deal ``d``."""
     return [statistics.fmean(values[i : i + PLAYERS]) for i in range(0, len(values), PLAYERS)]
 
 
-def _row(name: str, hero: str, opponent: str, results: list[Result]) -> str:
+def summary(name: str, hero: str, opponent: str, results: Sequence[Result]) -> dict[str, Any]:
+    """One row of the table (see the module docstring), as numbers."""
     share, share_ci = interval(by_deal([r.share for r in results]))
     fair = 1 / PLAYERS
-    significant = "yes" if abs(share - fair) > share_ci else "no"
+    error = share_ci / Z95
+    z = (share - fair) / error if error > 0 else (0.0 if share == fair else math.inf)
     hero_pts, hero_ci = interval(by_deal([r.hero_points for r in results]))
     opp_pts, opp_ci = interval(by_deal([r.opponent_points for r in results]))
     diff, diff_ci = interval(by_deal([r.hero_points - r.opponent_points for r in results]))
-    times = [t for r in results for t in r.strong_ms]
-    timing = (
-        f"{statistics.median(times):.1f} / {percentile(times, 99):.1f} ({len(times)})"
-        if times
-        else "-"
-    )
+    return {
+        "ruleset": name,
+        "hero": hero,
+        "opponent": opponent,
+        "matches": len(results),
+        "fair_share": fair,
+        "hero_share": share,
+        "hero_share_ci95": share_ci,
+        "z": z,
+        "significant": abs(share - fair) > share_ci,
+        "hero_points": hero_pts,
+        "hero_points_ci95": hero_ci,
+        "opponent_points": opp_pts,
+        "opponent_points_ci95": opp_ci,
+        "points_diff": diff,
+        "points_diff_ci95": diff_ci,
+    }
+
+
+ROW_HEADER = (
+    f"{'ruleset':<12} {'hero:opp':<14} {'matches':>7} {'hero win ±95%':<15} "
+    f"{'z':>6} {'sig':<4} {'hero pts ±95%':<15} {'opp pts ±95%':<15} {'diff ±95%':<14}"
+)
+
+
+def row(r: dict[str, Any]) -> str:
+    share = f"{r['hero_share']:.3f} ± {r['hero_share_ci95']:.3f}"
+    hero_pts = f"{r['hero_points']:.1f} ± {r['hero_points_ci95']:.1f}"
+    opp_pts = f"{r['opponent_points']:.1f} ± {r['opponent_points_ci95']:.1f}"
+    diff = f"{r['points_diff']:+.1f} ± {r['points_diff_ci95']:.1f}"
     return (
-        f"{name:<12} {hero + ':' + opponent:<15} "
-        f"{f'{share:.3f} ± {share_ci:.3f}':<22} {significant:<4} "
-        f"{f'{hero_pts:.1f} ± {hero_ci:.1f}':<16} {f'{opp_pts:.1f} ± {opp_ci:.1f}':<16} "
-        f"{f'{diff:+.1f} ± {diff_ci:.1f}':<16} {timing}"
+        f"{r['ruleset']:<12} {r['hero'] + ':' + r['opponent']:<14} {r['matches']:>7} "
+        f"{share:<15} {r['z']:>6.1f} {'yes' if r['significant'] else 'no':<4} "
+        f"{hero_pts:<15} {opp_pts:<15} {diff:<14}"
     )
+
+
+def timing(name: str, short: bool, matches: int, playouts: int | None) -> dict[str, Any]:
+    """The STRONG suggestion times of ``matches`` matches against GREEDY, in this
+    process (see the module docstring), in milliseconds."""
+    ruleset = rules.get(name)
+    options = options_of(ruleset, short)
+    times: list[float] = []
+    for n in range(matches):
+        levels = {n % PLAYERS: Level.STRONG, (n + 1) % PLAYERS: Level.GREEDY}
+        _, spent = play_match(ruleset, options, f"timing/{name}/{n}", levels, str(n), playouts)
+        times += spent
+    ms = [t * 1000 for t in times]
+    return {
+        "ruleset": name,
+        "matches": matches,
+        "suggestions": len(ms),
+        "median_ms": statistics.median(ms) if ms else None,
+        "p99_ms": percentile(ms, 99) if ms else None,
+        "max_ms": max(ms) if ms else None,
+    }
+
+
+TIMING_HEADER = f"{'ruleset':<12} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'n':>7}"
+
+
+def timing_row(t: dict[str, Any]) -> str:
+    if not t["suggestions"]:
+        return f"{t['ruleset']:<12} {'-':>10}"
+    return (
+        f"{t['ruleset']:<12} {t['median_ms']:>10.1f} {t['p99_ms']:>8.1f} "
+        f"{t['max_ms']:>8.1f} {t['suggestions']:>7}"
+    )
+
+
+def load() -> tuple[float, float, float]:
+    return os.getloadavg()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=400, help="matches per pairing")
+    parser.add_argument(
+        "--matches-for",
+        default=",".join(f"{name}={n}" for name, n in MORE_MATCHES.items()),
+        help="matches per pairing for some rulesets, overriding --matches: ID=N,ID=N "
+        "(default %(default)s; '' for none)",
+    )
+    parser.add_argument("--quick", action="store_true", help="40 matches, 4 timing matches")
+    parser.add_argument("--rulesets", default=",".join(RULESETS), help="comma-separated ids")
+    parser.add_argument("--pairings", default="GREEDY:RANDOM,STRONG:GREEDY")
+    parser.add_argument("--short", action="store_true", help="the shortest matches (SHORT)")
+    parser.add_argument("--playouts", type=int, default=None, help="STRONG's budget")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--timing-matches", type=int, default=None, help="default 20")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    args = parser.parse_args(argv)
+    timed = args.timing_matches if args.timing_matches is not None else 4 if args.quick else 20
+    names = [name.strip() for name in args.rulesets.split(",") if name.strip()]
+    unknown = [name for name in names if name not in RULESETS]
+    if unknown:
+        parser.error(f"unknown rulesets {unknown}; known: {', '.join(RULESETS)}")
+    counts = dict.fromkeys(names, 40 if args.quick else args.matches)
+    for item in filter(None, args.matches_for.split(",")):
+        name, _, number = item.partition("=")
+        if name not in RULESETS or not number.isdigit():
+            parser.error(f"--matches-for takes ID=N items, not {item!r}")
+        if name in counts and not args.quick:
+            counts[name] = int(number)
+    if any(n < 2 or n % 2 for n in counts.values()):
+        parser.error("matches must be an even number of at least 2 (deals are played twice)")
+    pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
+    if any(len(p) != 2 or not set(p) <= set(Level.__members__) for p in pairings):
+        parser.error(f"pairings are HERO:OPPONENT with levels {list(Level.__members__)}")
+
+    def out(line: str = "") -> None:
+        if not args.json:
+            print(line, flush=True)
+
+    result: dict[str, Any] = {
+        "players": PLAYERS,
+        "jobs": args.jobs,
+        "playouts": args.playouts if args.playouts is not None else bots.DEFAULT_PLAYOUTS,
+        "options": {name: repr(options_of(rules.get(name), args.short)) for name in names},
+        "load_average_start": load(),
+        "rows": [],
+        "timing": [],
+    }
+    budget = "" if args.playouts is None else f"{args.playouts} (given)"
+    out(
+        f"# {PLAYERS} players, each deal played twice with the seats swapped; "
+        f"{args.jobs} worker(s); STRONG budget: {budget or bots.DEFAULT_PLAYOUTS} playouts"
+    )
+    for name in names:
+        out(f"# {name}: {counts[name]} matches per pairing; {result['options'][name]}")
+    out(f"# load average at the start: {_text(result['load_average_start'])}")
+    out(ROW_HEADER)
+    out("-" * len(ROW_HEADER))
+    context = multiprocessing.get_context("fork")
+    with context.Pool(args.jobs) if args.jobs > 1 else _Serial() as pool:
+        for name in names:
+            for hero, opponent in pairings:
+                jobs = [
+                    Job(name, args.short, hero, opponent, n, args.playouts)
+                    for n in range(counts[name])
+                ]
+                started = time.monotonic()
+                results = list(pool.imap(play, jobs, chunksize=2))
+                print(
+                    f"  {name} {hero}:{opponent} done in {time.monotonic() - started:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                result["rows"].append(summary(name, hero, opponent, results))
+                out(row(result["rows"][-1]))
+    result["load_average_after_matches"] = load()
+    out(f"# load average after the matches: {_text(result['load_average_after_matches'])}")
+    out()
+    out(
+        "# STRONG suggestion time (ms of CPU, one process, no worker running), "
+        f"{timed} matches against GREEDY per ruleset"
+    )
+    out(TIMING_HEADER)
+    out("-" * len(TIMING_HEADER))
+    for name in names:
+        started = time.monotonic()
+        result["timing"].append(timing(name, args.short, timed, args.playouts))
+        print(f"  {name} timing done in {time.monotonic() - started:.0f} s", file=sys.stderr)
+        out(timing_row(result["timing"][-1]))
+    result["load_average_end"] = load()
+    out(f"# load average at the end: {_text(result['load_average_end'])}")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+def _text(average: tuple[float, float, float]) -> str:
+    return " ".join(f"{x:.2f}" for x in average)
 
 
 class _Serial:
@@ -216,7 +357,7 @@ class _Serial:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def imap(self, function: Any, items: Sequence[Job]) -> Any:
+    def imap(self, function: Any, items: Sequence[Job], chunksize: int = 1) -> Any:
         return map(function, items)
 
 

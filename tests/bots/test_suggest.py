@@ -26,7 +26,7 @@ from domino_rules.bots import (
     Suggestion,
     suggest,
 )
-from domino_rules.bots.engine import MAX_CANDIDATES
+from domino_rules.bots.worlds import bot_for
 from domino_rules.rules import Match, MoveKind, Status, Tile, View
 
 from .positions import SETUPS, Position, positions, shuffled_hidden
@@ -176,7 +176,9 @@ def test_strong_spends_the_budget_on_the_moves() -> None:
     assert chosen.playouts == max(e.playouts for e in suggestion.estimates)
     # the search plays the GREEDY heuristic's favourite moves only, each at least once
     # (also with a budget below the number of moves)
-    searched = min(len(position.view.legal_moves), MAX_CANDIDATES)
+    bot = bot_for(position.ruleset)
+    assert bot is not None
+    searched = min(len(position.view.legal_moves), bot.candidates)
     small = suggest(*args, Level.STRONG, playouts=1)
     for found in (suggestion, small):
         assert sum(e.playouts > 0 for e in found.estimates) == searched

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from domino_rules import rules
 from domino_rules.bots.one_arm_joe import voids
 from domino_rules.bots.throw_up import layable, stuck_seats
 from domino_rules.bots.tiu_u import lake_before_pass
+from domino_rules.bots.tsair_deng import covered_chain
 from domino_rules.bots.worlds import NoWorldError, bot_for, fabricated_history, sample_world
 from domino_rules.rules import EventKind, HandEnd, Match, Tile, View
 from domino_rules.rules.tiu_u import matches
@@ -121,6 +123,44 @@ def test_tsair_deng_a_forced_discard_rules_out_the_open_half() -> None:
             assert not world.hand_state.discards[seat][-1].has(pip)
         checked += 1
     assert checked > 5
+
+
+def _is_chain(tiles: list[Tile], open_pip: int) -> bool:
+    """[TD-4] [TD-5] can ``tiles``, in the order played, leave ``open_pip`` open?"""
+    possible = {tiles[0].high, tiles[0].low}
+    for tile in tiles[1:]:
+        possible = {tile.other(p) for p in possible if tile.has(p)}
+    return open_pip in possible
+
+
+def test_tsair_deng_a_tight_layout_still_gets_a_chain() -> None:
+    """The covered tiles of a late layout: 15 of the 17 hidden tiles must be covered, and
+    random walks mostly run out of copies; the backtracking search finds a chain for
+    every generator."""
+    fixed = {
+        number: Tile.parse(text)
+        for number, text in {
+            9: "6-4",
+            17: "4-3",
+            18: "3-1",
+            19: "6-1",
+            20: "6-3",
+            21: "3-3",
+            22: "3-1",
+            23: "1-1",
+        }.items()
+    }
+    hidden = "[1-1] [2-2] [4-1] [4-2] [4-4] [5-1] [5-1] [5-2] [5-3] [5-5] [6-1] [6-2] [6-4]"
+    pool = [Tile.parse(text) for text in f"{hidden} [6-5] [6-5] [6-6] [6-6]".split(" ")]
+    for n in range(40):
+        chain = covered_chain(23, fixed, 1, pool, random.Random(n))
+        assert chain is not None
+        assert len(chain) == 23 and _is_chain(chain, 1)
+        assert all(chain[k - 1] == tile for k, tile in fixed.items())
+        covered = Counter(t for k, t in enumerate(chain, 1) if k not in fixed)
+        assert not covered - Counter(pool)
+    # a layout no chain fits has none
+    assert covered_chain(2, {1: Tile(6, 6)}, 1, [Tile(5, 4)], random.Random(0)) is None
 
 
 def test_tiu_u_a_seat_that_passed_could_not_mate() -> None:

@@ -8,7 +8,14 @@ three things about its game:
   (:meth:`GameBot.deal_world`);
 * its GREEDY heuristic, as a function of what the seat to act sees
   (:meth:`GameBot.greedy`);
-* the move a rollout plays for any seat of a sampled world (:meth:`GameBot.policy`).
+* the same heuristic seen from any seat of a sampled world (:meth:`GameBot.heuristic`),
+  and the playouts of a world, in which every seat plays it (:meth:`GameBot.rollouts`).
+
+**Playouts.** :class:`CoreRollouts` plays a world out through the rules core
+(``Ruleset.apply``) and :meth:`GameBot.heuristic`: the reference. Each game bot has its own
+:class:`Rollouts` too, which plays the same moves on a compact copy of the world (lists of
+tile codes, no events, no immutable states), several times faster; a test plays both from
+the same worlds and checks that they agree move for move and on every hand's points.
 
 Hidden tiles are dealt by :func:`deal_hidden`: a *pool* (the multiset of tiles the seat
 cannot see) is cut into *slots* (another seat's hand, the boneyard, a seat's face-down
@@ -27,17 +34,20 @@ from __future__ import annotations
 
 import abc
 import random
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..rules import Match, Move, Ruleset, Tile, View, get
+from ..rules import Match, Move, Ruleset, Status, Tile, View, get
+from ..rules.tiles import MAX_PIP, double_n
 
 __all__ = [
+    "MAX_ROLLOUT_MOVES",
     "REJECTION_TRIES",
     "TRIES",
+    "CoreRollouts",
     "GameBot",
+    "Rollouts",
     "Slot",
     "best",
     "deal_hidden",
@@ -48,6 +58,8 @@ __all__ = [
 REJECTION_TRIES = 12
 #: Deals tried in all before :func:`deal_hidden` gives up.
 TRIES = 200
+#: A playout longer than this many moves is a bug in a ruleset, not a long hand.
+MAX_ROLLOUT_MOVES = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +77,20 @@ def hidden_pool(full: Iterable[Tile], *seen: Iterable[Tile]) -> list[Tile]:
     Raises :class:`ValueError` when a tile seen is not left in the set: the view and the
     options disagree.
     """
-    rest = Counter(full)
+    rest = [0] * _CODES
+    for tile in full:
+        rest[tile.code] += 1
     for group in seen:
         for tile in group:
-            if rest[tile] <= 0:
+            code = tile.code
+            if rest[code] <= 0:
                 raise ValueError(f"{tile} is seen more often than the set holds it")
-            rest[tile] -= 1
-    return sorted(rest.elements(), key=lambda tile: tile.code)
+            rest[code] -= 1
+    return [_BY_CODE[code] for code, count in enumerate(rest) for _ in range(count)]
+
+
+_BY_CODE = double_n(MAX_PIP)
+_CODES = len(_BY_CODE)
 
 
 def deal_hidden(
@@ -156,12 +175,8 @@ class GameBot(abc.ABC):
     margin_scale: ClassVar[float]
     #: The weight of that margin against the share of the win (0 to 1).
     margin_weight: ClassVar[float] = 0.1
-    #: Share of rollout moves chosen uniformly at random instead of by :meth:`policy`'s
-    #: heuristic (some noise keeps rollouts from playing one line only).
-    rollout_noise: ClassVar[float] = 0.0
-    #: Hands a rollout plays at most: the current one, and then (if the match goes on)
-    #: the next ones dealt from the world's seed.
-    rollout_hands: ClassVar[int] = 1
+    #: The search plays at most this many moves: the heuristic's favourites.
+    candidates: ClassVar[int] = 8
 
     def __init__(self) -> None:
         self.ruleset: Ruleset[Any, Any] = get(self.ruleset_id)
@@ -174,6 +189,13 @@ class GameBot(abc.ABC):
         public fact copied from the view, every tile the seat cannot see dealt by
         :func:`deal_hidden`. With ``infer``, the deal also respects what the rules let the
         seat infer from the view; ``None`` when no deal was found that way."""
+
+    def dealer(
+        self, view: View, options: Any, players: int
+    ) -> Callable[[random.Random, bool], Any | None]:
+        """:meth:`deal_world` for one view, as a function of ``(rng, infer)``: a game bot
+        whose deal has work that depends on the view only does it once here."""
+        return lambda rng, infer: self.deal_world(view, options, players, rng, infer=infer)
 
     def running_points(self, view: View, players: int) -> tuple[int, ...]:
         """Points of the hand in progress included in ``view.match_points`` (pegging)."""
@@ -200,14 +222,41 @@ class GameBot(abc.ABC):
     @abc.abstractmethod
     def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
         """The GREEDY choice of the seat to act in a sampled world, from what that seat
-        could see there (the rollout policy, without noise)."""
+        could see there (what rollouts play)."""
 
-    def policy(self, match: Match[Any, Any], legal: tuple[Move, ...], rng: random.Random) -> Move:
-        """A rollout's move: :meth:`heuristic`, or with chance :attr:`rollout_noise` a
-        uniform legal move."""
-        if rng.random() < self.rollout_noise:
-            return legal[rng.randrange(len(legal))]
-        return self.heuristic(match, legal)
+    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
+        """The playouts of ``match``, a world whose hand is in progress (see the module
+        docstring); a game bot returns its fast playouts."""
+        return CoreRollouts(self, match)
+
+
+class Rollouts(abc.ABC):
+    """The playouts of one world: each plays one of its legal moves, then the hand to its
+    end with :meth:`GameBot.heuristic` for every seat (the seat to act seen from its own
+    hand in the world), and tells the hand's points."""
+
+    @abc.abstractmethod
+    def play(self, move: Move) -> tuple[int, ...]:
+        """The points of the hand (``HandResult.points``) once ``move``, one of the
+        world's legal moves, and the heuristic's moves after it have played it out."""
+
+
+class CoreRollouts(Rollouts):
+    """Playouts through the rules core (``Ruleset.apply``): the reference."""
+
+    def __init__(self, bot: GameBot, match: Match[Any, Any]) -> None:
+        self.bot, self.match = bot, match
+
+    def play(self, move: Move) -> tuple[int, ...]:
+        ruleset, heuristic = self.bot.ruleset, self.bot.heuristic
+        match, _ = ruleset.apply(self.match, move)
+        for _ in range(MAX_ROLLOUT_MOVES):
+            if match.status is not Status.IN_PROGRESS:
+                return match.history[-1].points
+            legal = ruleset.legal_moves(match)
+            choice = legal[0] if len(legal) == 1 else heuristic(match, legal)
+            match, _ = ruleset.apply(match, choice)
+        raise RuntimeError("a playout did not reach the end of the hand")
 
 
 def best(moves: Sequence[Move], key: Callable[[Move], Any]) -> Move:

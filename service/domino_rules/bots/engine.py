@@ -7,15 +7,33 @@ seed, so what a seat cannot see cannot reach the bot.
 * ``RANDOM``: a uniform legal move.
 * ``GREEDY``: the ruleset's heuristic, a function of the view (each game bot's
   docstring says what it is).
-* ``STRONG``: determinized Monte Carlo. Worlds (whole matches agreeing with the view,
-  :mod:`.worlds`) are sampled; each legal move is played in a world and the hand is
-  played out to its end by the GREEDY heuristic for every seat (with
-  :attr:`GameBot.rollout_noise` of random moves), and scored. The budget of playouts is
-  spent by sequential halving: in each of ``ceil(log2(moves))`` rounds every move still
-  in the running gets the same share of the budget left, then the better half goes on.
-  Every move is played in the same worlds with the same rollout randomness (common
-  random numbers), so the moves are compared on equal terms. The move with the best
-  mean is suggested.
+* ``STRONG``: determinized Monte Carlo (a rollout algorithm on sampled worlds).
+
+  - *Worlds*: whole matches that agree with the view (:mod:`.worlds`), the tiles the
+    seat cannot see dealt at random consistently with what it knows, and every later
+    deal or throw drawn from the bot's own seed.
+  - *Candidates*: the GREEDY heuristic's favourite moves, at most
+    :attr:`GameBot.candidates` of them (8 in Tsair Deng and One Arm Joe, 4 in Tiu U and
+    Throw-up); the other legal moves are not searched.
+  - *Playouts*: a candidate is played in a world, then the hand is played out to its end
+    by the GREEDY heuristic for every seat (seen from that seat's own hand in the
+    world), and scored. Every candidate is played in the same worlds (common random
+    numbers: the same hidden tiles, the same later deals and throws), so candidates are
+    compared on equal terms. Playouts run on each game bot's compact copy of a world
+    (:meth:`GameBot.rollouts`: lists of tile codes, no events, no immutable states),
+    which plays exactly the moves the rules core and the heuristic would (a test plays
+    both), several times faster; what depends on the view only (the hidden pool, Tsair
+    Deng's reachable layouts, the fabricated history) is prepared once per suggestion
+    (:func:`~.worlds.world_sampler`).
+  - *Budget*: ``playouts`` in all (:data:`DEFAULT_PLAYOUTS`, 200, in every ruleset: about
+    10 to 30 ms of one core per suggestion, see ``bench/tournament.py``; a budget in
+    playouts, not in time, keeps the answer the same on any machine), spent by
+    sequential halving: in each of ``ceil(log2(candidates))`` rounds, every candidate
+    still in the running gets the same share of what is left, then the better half goes
+    on; the GREEDY move always goes on.
+  - *Choice*: the candidate with the best mean utility, if it beats the GREEDY move by
+    :data:`SWITCH_Z` standard errors of their difference, world by world; otherwise
+    the GREEDY move (the search leaves the heuristic only on evidence).
 
 **The value of an estimate** is the move's expected *share of the win* (0 to 1), in every
 ruleset: a playout scores ``1/k`` when the seat is one of ``k`` seats with the best match
@@ -29,14 +47,16 @@ on, it is the standing the hand leaves. The best total of the hand is that of:
 * Tiu U: a hand scores the catch count ``[TU-9]``, highest winning ``[TU-10]``;
 * Throw-up: the pegs plus the bonus for the fewest tiles ``[THR-6]`` ``[THR-10]``.
 
-To choose among moves with near-equal shares, the search adds to each playout's share a
-tenth of a soft sign of the seat's margin over the best other total (in units of a
-typical margin of the game): the suggestion is the move with the best mean of that sum;
-an estimate's ``value`` is the plain share.
+The search's *utility* adds to a playout's share the seat's margin over the best other
+total, as a soft sign ``m / (|m| + s)`` (``s`` = :attr:`GameBot.margin_scale`, a typical
+margin of the game) times :attr:`GameBot.margin_weight` (0.1 in One Arm Joe and Tsair
+Deng, 0.5 in Throw-up, 1 in Tiu U, whose catch counts say more than who won): points
+break the ties of shares, and lose less when the hand is lost. An estimate's ``value``
+is the plain share.
 
 A forced move (the only legal move, such as a draw, a pass or ``NEXT_HAND``) is
 suggested at once at every level: STRONG's estimate for it has ``playouts == 0`` and
-``value`` 0.0, which says nothing.
+``value`` 0.0, which says nothing; so has every move the search did not play.
 
 **Determinism.** Every choice comes from one generator seeded with SHA-256 of the
 ruleset id, the options, the player count, the level, the view's ``repr`` and the
@@ -53,13 +73,12 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules import Match, Move, Ruleset, Status, View
-from .dealing import GameBot
-from .worlds import NoWorldError, bot_for, sample_world
+from ..rules import Move, Ruleset, Status, View
+from .dealing import GameBot, Rollouts
+from .worlds import NoWorldError, bot_for, world_sampler
 
 __all__ = [
     "DEFAULT_PLAYOUTS",
-    "MAX_CANDIDATES",
     "MAX_PLAYOUTS",
     "SWITCH_Z",
     "BotError",
@@ -73,12 +92,8 @@ __all__ = [
 DEFAULT_PLAYOUTS = 200
 #: The largest budget a caller may ask for.
 MAX_PLAYOUTS = 20_000
-#: The search plays at most this many moves, the GREEDY heuristic's favourites.
-MAX_CANDIDATES = 8
 #: The search leaves the GREEDY move only for a move better by this many standard errors.
 SWITCH_Z = 1.0
-#: A rollout longer than this many moves is a bug in a ruleset, not a long hand.
-MAX_ROLLOUT_MOVES = 100_000
 
 
 class BotError(ValueError):
@@ -219,21 +234,26 @@ def _search(
     legal = view.legal_moves
     seat = view.seat
     assert seat is not None
-    worlds: list[tuple[Match[Any, Any], tuple[Move, ...], int]] = []
+    worlds: list[tuple[Rollouts, tuple[Move, ...], tuple[int, ...]]] = []
+    sample_world = world_sampler(ruleset, options, players, view)
 
-    def world(j: int) -> tuple[Match[Any, Any], tuple[Move, ...], int]:
+    def world(j: int) -> tuple[Rollouts, tuple[Move, ...], tuple[int, ...]]:
         while len(worlds) <= j:
-            match = sample_world(ruleset, options, players, view, rng)
+            match = sample_world(rng)
             moves = ruleset.legal_moves(match)
             if moves != legal:
                 raise RuntimeError(f"a sampled world's legal moves differ from the view's: {moves}")
-            worlds.append((match, moves, rng.getrandbits(64)))
+            before = [0] * players  # the match totals before this hand
+            for result in match.history:
+                for s, points in enumerate(result.points):
+                    before[s] += points
+            worlds.append((bot.rollouts(match), moves, tuple(before)))
         return worlds[j]
 
     ranking = bot.ranking(view, options)
     greedy = ranking[0]
     tallies = [_Tally() for _ in legal]
-    alive = sorted(ranking[:MAX_CANDIDATES])
+    alive = sorted(ranking[: bot.candidates])
     rounds = max(1, (len(alive) - 1).bit_length())
     spent = 0
     for round_number in range(rounds):
@@ -242,8 +262,9 @@ def _search(
             tally = tallies[c]
             done = len(tally.utilities)
             for j in range(done, done + each):
-                match, moves, rollout_seed = world(j)
-                share, margin = _playout(bot, ruleset, match, moves[c], seat, rollout_seed)
+                rollouts, moves, before = world(j)
+                points = rollouts.play(moves[c])
+                share, margin = _outcome(ruleset, before, points, seat)
                 tally.shares += share
                 soft = margin / (abs(margin) + bot.margin_scale)
                 tally.utilities.append(share + bot.margin_weight * soft)
@@ -275,35 +296,14 @@ def _better(tally: _Tally, greedy: _Tally) -> bool:
     return mean * math.sqrt(n) > SWITCH_Z * statistics.stdev(diffs)
 
 
-def _playout(
-    bot: GameBot,
-    ruleset: Ruleset[Any, Any],
-    match: Match[Any, Any],
-    move: Move,
-    seat: int,
-    rollout_seed: int,
+def _outcome(
+    ruleset: Ruleset[Any, Any], before: tuple[int, ...], points: tuple[int, ...], seat: int
 ) -> tuple[float, float]:
-    """Play ``move`` in ``match``, then the hand to its end; the seat's share of the win
-    and its margin over the best other total."""
-    rng = random.Random(rollout_seed)
-    match, _ = ruleset.apply(match, move)
-    hands = bot.rollout_hands
-    for _ in range(MAX_ROLLOUT_MOVES):
-        status = match.status
-        if status is Status.IN_PROGRESS:
-            legal = ruleset.legal_moves(match)
-            choice = legal[0] if len(legal) == 1 else bot.policy(match, legal, rng)
-        elif status is Status.HAND_OVER and hands > 1:
-            hands -= 1
-            (choice,) = ruleset.legal_moves(match)  # NEXT_HAND, dealt from the world's seed
-        else:
-            break
-        match, _ = ruleset.apply(match, choice)
-    else:
-        raise RuntimeError("a rollout did not reach the end of the hand")
-    totals = ruleset.totals(match)
+    """The seat's share of the win and its margin over the best other total, once the
+    hand's ``points`` are added to the match totals ``before`` it."""
+    totals = [b + p for b, p in zip(before, points, strict=True)]
     own = totals[seat]
-    others = [t for s, t in enumerate(totals) if s != seat]
+    others = totals[:seat] + totals[seat + 1 :]
     if ruleset.low_wins:
         best_total, margin = min(totals), min(others) - own
     else:

@@ -39,7 +39,7 @@ turn has one legal move). Among the matching tiles, the highest score of:
   match more open ends later).
 
 Rollouts play the same heuristic for every seat of a sampled world, from that seat's
-hand and the arm.
+hand and the arm, on tile codes (:class:`_Playouts`).
 """
 
 from __future__ import annotations
@@ -48,8 +48,15 @@ import random
 from typing import Any
 
 from ..rules import EventKind, Match, Move, MoveKind, Tile, View
-from ..rules.one_arm_joe import OneArmJoeHandState, OneArmJoeOptions, OneArmJoeTable
-from .dealing import GameBot, Slot, deal_hidden, hidden_pool
+from ..rules.one_arm_joe import (
+    OneArmJoeHandState,
+    OneArmJoeOptions,
+    OneArmJoeTable,
+    Scoring,
+    Tie,
+)
+from ..rules.tiles import MAX_PIP, double_n
+from .dealing import GameBot, Rollouts, Slot, deal_hidden, hidden_pool
 
 __all__ = ["OneArmJoeBot", "play_key", "voids"]
 
@@ -157,6 +164,9 @@ class OneArmJoeBot(GameBot):
         hand = state.hands[state.to_act]
         return _choose(legal, hand, state.open_end, state.line, match.options)
 
+    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
+        return _Playouts(match)
+
 
 def _code(tile: Tile) -> int:
     return tile.code
@@ -191,3 +201,154 @@ def _choose(
         return legal[0]  # a forced move, or the lead of the highest double [OAJ-3]
     keys = _keys(legal, hand, open_end, line, options)
     return legal[max(range(len(legal)), key=lambda i: (keys[i], -i))]
+
+
+# --------------------------------------------------------------------------- playouts
+
+_PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
+
+
+#: Per tile code (every set up to double-eighteen): the high half, the low half, the pips
+#: and the halves as a bit set.
+_ALL = double_n(MAX_PIP)
+_HIGH = tuple(t.high for t in _ALL)
+_LOW = tuple(t.low for t in _ALL)
+_PIPS = tuple(t.pips for t in _ALL)
+_HALVES = tuple(t.halves for t in _ALL)
+
+
+class _Playouts(Rollouts):
+    """One Arm Joe playouts on tile codes (see :class:`~.dealing.Rollouts`): the moves of
+    ``[OAJ-4]``..``[OAJ-8]`` as the rules core makes them, the GREEDY heuristic's choice
+    among them (:func:`play_key`, computed the same way; the first of equal scores in the
+    order of the legal moves), and the points of ``[OAJ-9]``."""
+
+    def __init__(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> None:
+        state, options = match.hand_state, match.options
+        self.options = options
+        self.players = match.players
+        self.hands = [[t.code for t in hand] for hand in state.hands]
+        self.boneyard = [t.code for t in state.boneyard]
+        self.arm = [0] * (MAX_PIP + 1)  # per pip, the tiles of the line that have it
+        for t in state.line:
+            self.arm[t.high] += 1
+            if not t.is_double:
+                self.arm[t.low] += 1
+        self.open_end = state.open_end
+        self.to_act = state.to_act
+        self.bonus = state.bonus
+
+    def play(self, move: Move) -> tuple[int, ...]:
+        options, players = self.options, self.players
+        top = options.set_max_pip
+        high_of, low_of, halves_of = _HIGH, _LOW, _HALVES
+        hands = [hand[:] for hand in self.hands]
+        boneyard, drawn_at, stock = self.boneyard, 0, len(self.boneyard)
+        arm = self.arm[:]
+        open_end, seat, bonus = self.open_end, self.to_act, self.bonus
+        dominoed = -1
+
+        def blocked() -> bool:
+            """[OAJ-8] nobody can match the open end."""
+            end = 1 << open_end if open_end is not None else 0
+            return not any(halves_of[t] & end for hand in hands for t in hand)
+
+        def lay(tile: int, extra: bool, drawn: bool = False) -> bool:
+            """``seat`` lays ``tile`` (from its hand, or ``drawn``) [OAJ-4]; a double earns
+            a bonus turn where ``extra`` [OAJ-5] [OAJ-6]; whether the hand is over
+            [OAJ-8]."""
+            nonlocal open_end, seat, bonus, dominoed
+            hand = hands[seat]
+            if not drawn:
+                hand.remove(tile)
+            high, low = high_of[tile], low_of[tile]
+            arm[high] += 1
+            if low != high:
+                arm[low] += 1
+            open_end = high if open_end is None or low == open_end else low
+            if not hand:
+                dominoed = seat
+                return True
+            over = drawn_at == stock and blocked()
+            if high == low and extra:
+                bonus = True
+            else:
+                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+            return over
+
+        def step(kind: MoveKind, tile: int) -> bool:
+            """Apply a move of the seat to act; whether the hand is over."""
+            nonlocal seat, bonus, drawn_at
+            if kind is _PLAY:
+                return lay(tile, open_end is not None or options.lead_double_bonus)
+            if kind is _PASS:
+                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+                return drawn_at == stock and blocked()
+            # [OAJ-7] draw until a tile matches; it is laid at once
+            assert open_end is not None
+            end = 1 << open_end
+            hand = hands[seat]
+            while drawn_at < stock:
+                tile = boneyard[drawn_at]
+                drawn_at += 1
+                if halves_of[tile] & end:
+                    return lay(tile, True, drawn=True)
+                hand.append(tile)
+            seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+            return blocked()
+
+        over = step(move.kind, move.tile.code if move.tile is not None else -1)
+        while not over:
+            hand = hands[seat]
+            if open_end is None:
+                # [OAJ-3] the lead of the highest double
+                over = step(_PLAY, max(t for t in hand if high_of[t] == low_of[t]))
+                continue
+            end = 1 << open_end
+            playable = sorted({t for t in hand if halves_of[t] & end})
+            if not playable:
+                over = step(_PASS if bonus or drawn_at == stock else _DRAW, -1)
+                continue
+            chosen = playable[0]
+            if len(playable) > 1:
+                # play_key of each, as the heuristic computes it: per pip, the tiles of
+                # the hand with it (the tile played has the new open end)
+                having = [0] * (top + 1)
+                for t in hand:
+                    having[high_of[t]] += 1
+                    if high_of[t] != low_of[t]:
+                        having[low_of[t]] += 1
+                kinds = sum(1 for n in having if n)
+                top_key = -1.0
+                for tile in playable:
+                    high, low = high_of[tile], low_of[tile]
+                    new_end = low if high == open_end else high
+                    follow = having[new_end] - 1
+                    # the different pips left once the tile is played
+                    left = kinds - (having[high] == 1) - (low != high and having[low] == 1)
+                    key = high + low + top * (follow + arm[new_end] / 3 + left / 6)
+                    if high == low:
+                        key += top * (1.5 if follow else 0.5)
+                    if key > top_key:
+                        chosen, top_key = tile, key
+            over = step(_PLAY, chosen)
+        return _points([[_PIPS[t] for t in hand] for hand in hands], dominoed, options)
+
+
+def _points(pips: list[list[int]], dominoed: int, options: OneArmJoeOptions) -> tuple[int, ...]:
+    """[OAJ-9] the points of a hand that is over (the pips of each hand's tiles), as
+    ``OneArmJoe.score_hand`` gives them."""
+    counts = [sum(hand) for hand in pips]
+    if dominoed >= 0:
+        winners = [dominoed]  # dominoing wins outright
+    else:
+        low = min(counts)
+        winners = [s for s, c in enumerate(counts) if c == low]
+    points = [0] * len(pips)
+    if len(winners) == 1 or options.tie is Tie.SHARED:
+        others = sum(counts) - sum(counts[s] for s in winners)
+        if others:  # everyone tied: nobody scores
+            minus_own = options.scoring is Scoring.OTHERS_MINUS_OWN
+            for s in winners:
+                points[s] = others - counts[s] if minus_own else others
+    return tuple(points)

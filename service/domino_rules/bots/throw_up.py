@@ -35,7 +35,8 @@ the seat's hand, the dice and the ends); of equal points, the tile that leaves t
 tiles in hand matching an open end (more chances in later rounds); then the heavier
 tile.
 
-Rollouts play the same heuristic for every seat of a sampled world.
+Rollouts play the same heuristic for every seat of a sampled world, on tile codes, with
+the later throws of the world's seed (:class:`_Playouts`).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..rules import EventKind, Match, Move, MoveKind, Tile, View
+from ..rules import EventKind, Match, Move, MoveKind, Tile, View, rng
 from ..rules.base import End
 from ..rules.throw_up import (
     ThrowUpHandState,
@@ -53,7 +54,7 @@ from ..rules.throw_up import (
     ThrowUpTable,
     qualifying_totals,
 )
-from .dealing import GameBot, Slot, best, deal_hidden, hidden_pool
+from .dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
 
@@ -133,6 +134,8 @@ def _new_ends(tile: Tile, left: int | None, right: int | None) -> list[tuple[int
 class ThrowUpBot(GameBot):
     ruleset_id = "throw_up"
     margin_scale = 4.0
+    margin_weight = 0.5
+    candidates = 4
 
     def deal_world(
         self,
@@ -206,6 +209,9 @@ class ThrowUpBot(GameBot):
         left, right = (line[0].left, line[-1].right) if line else (None, None)
         return _choose(legal, state.hands[state.to_act], state.dice, left, right)
 
+    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
+        return _Playouts(match)
+
 
 def _code(tile: Tile) -> int:
     return tile.code
@@ -248,3 +254,203 @@ def _choose(
     if len(legal) == 1:
         return legal[0]
     return best(legal, _scorer(hand, dice, left, right))
+
+
+# --------------------------------------------------------------------------- playouts
+
+_PLAY, _DRAW = MoveKind.PLAY, MoveKind.DRAW
+#: Per tile code (pips up to 6): the high half, the low half, the halves as a bit set.
+_CODES = Tile(6, 6).code + 1
+_HIGH = tuple(Tile.from_code(code).high for code in range(_CODES))
+_LOW = tuple(Tile.from_code(code).low for code in range(_CODES))
+_HALVES = tuple(Tile.from_code(code).halves for code in range(_CODES))
+#: :func:`_most` remembers this many positions at most (then starts again).
+_MOST_CACHE = 1 << 16
+_most_cache: dict[tuple[tuple[int, ...], int, int, int], int] = {}
+
+
+def _most(hand: tuple[int, ...], totals: int, left: int, right: int) -> int:
+    """:func:`most_points` on tile codes: ``totals`` a bit set of the qualifying totals,
+    ``left`` and ``right`` -1 before the first tile."""
+    key = (hand, totals, left, right)
+    found = _most_cache.get(key)
+    if found is not None:
+        return found
+    top = 0
+    for i, tile in enumerate(hand):
+        high, low = _HIGH[tile], _LOW[tile]
+        if not totals >> (high + low) & 1:
+            continue
+        rest = hand[:i] + hand[i + 1 :]
+        points = 2 if high == low else 1
+        if left < 0:
+            top = max(top, points + _most(rest, totals, high, low))
+            continue
+        if high == left or low == left:
+            top = max(top, points + _most(rest, totals, low if high == left else high, right))
+        if high == right or low == right:
+            top = max(top, points + _most(rest, totals, left, low if high == right else high))
+    if len(_most_cache) >= _MOST_CACHE:
+        _most_cache.clear()
+    _most_cache[key] = top
+    return top
+
+
+@functools.cache
+def _totals_bits(dice: tuple[int, ...]) -> int:
+    """The qualifying totals of ``dice`` as a bit set."""
+    bits = 0
+    for total in qualifying_totals(dice):
+        bits |= 1 << total
+    return bits
+
+
+class _Playouts(Rollouts):
+    """Throw-up playouts on tile codes (see :class:`~.dealing.Rollouts`): the turns,
+    rounds and throws of ``[THR-4]``..``[THR-9]`` as the rules core makes them (the dice
+    from the world's seed, as the core throws them), the GREEDY heuristic's choice
+    (:func:`_scorer`, computed the same way; the first of equal scores in the order of
+    the legal moves), and the points of ``[THR-6]`` ``[THR-10]``."""
+
+    def __init__(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> None:
+        state = match.hand_state
+        self.players = match.players
+        self.seed, self.hand_number = match.seed, match.hand_number
+        self.rethrow = match.options.rethrow_repeats
+        self.hands = [[t.code for t in hand] for hand in state.hands]  # sorted
+        self.boneyard = [t.code for t in state.boneyard]
+        line = state.line
+        self.left = line[0].left if line else -1
+        self.right = line[-1].right if line else -1
+        self.dice = state.dice
+        self.round, self.leader, self.to_act = state.round, state.leader, state.to_act
+        self.pegs = list(state.pegs)
+        self.idle, self.laid = state.idle_rounds, state.laid_this_round
+
+    def play(self, move: Move) -> tuple[int, ...]:
+        players, leader, high_of, low_of, halves_of = (
+            self.players,
+            self.leader,
+            _HIGH,
+            _LOW,
+            _HALVES,
+        )
+        hands = [hand[:] for hand in self.hands]
+        boneyard, drawn_at = self.boneyard, 0
+        left, right = self.left, self.right
+        dice, totals = self.dice, _totals_bits(self.dice)
+        number, seat = self.round, self.to_act
+        pegs = self.pegs[:]
+        idle, laid = self.idle, self.laid
+
+        def plays() -> list[tuple[int, int]]:
+            """The seat's legal plays, in the order of the legal moves: (tile, end) with
+            end 0 for the first tile, 1 on the left end, 2 on the right end [THR-5]."""
+            found = []
+            for t in hands[seat]:
+                if totals >> (high_of[t] + low_of[t]) & 1:
+                    if left < 0:
+                        found.append((t, 0))
+                        continue
+                    if halves_of[t] >> left & 1:
+                        found.append((t, 1))
+                    if halves_of[t] >> right & 1:
+                        found.append((t, 2))
+            return found
+
+        def lay(tile: int, end: int) -> bool:
+            """The seat lays ``tile`` at ``end``, pegging [THR-6]; whether the hand is over
+            [THR-9]: the seat is out of tiles, or the line blocked."""
+            nonlocal left, right, idle, laid
+            high, low = high_of[tile], low_of[tile]
+            if end == 0:
+                left, right = high, low
+            elif end == 1:
+                left = low if high == left else high
+            else:
+                right = low if high == right else high
+            hand = hands[seat]
+            hand.remove(tile)
+            pegs[seat] += 2 if high == low else 1
+            idle, laid = 0, True
+            if not hand:
+                return True
+            ends = 1 << left | 1 << right
+            return not any(halves_of[t] & ends for h in hands for t in h)
+
+        def end_turn() -> bool:
+            """The next seat's turn; after the round's last, the leader throws again
+            [THR-8]; whether two idle rounds in a row ended the hand [THR-9]."""
+            nonlocal seat, idle, laid, number, dice, totals
+            seat = seat + 1 if seat + 1 < players else 0
+            if seat != leader:
+                return False
+            idle = 0 if laid else idle + 1
+            laid = False
+            if idle >= 2:
+                return True
+            number += 1
+            for t in range(10_000):
+                thrown = rng.throw(self.seed, f"dice/{self.hand_number}/{number}/{t}", 3)
+                if not (self.rethrow and sorted(thrown) == sorted(dice)):
+                    break
+            dice, totals = thrown, _totals_bits(thrown)
+            return False
+
+        def choose(found: list[tuple[int, int]]) -> tuple[int, int]:
+            """The GREEDY play: the most points this turn, then the most tiles left
+            matching an open end, then the heavier tile."""
+            if len(found) == 1:
+                return found[0]
+            hand = hands[seat]
+            best_play, best_key = found[0], (-1, 0, 0)
+            for tile, end in found:
+                high, low = high_of[tile], low_of[tile]
+                if end == 0:
+                    new_left, new_right = high, low
+                elif end == 1:
+                    new_left, new_right = (low if high == left else high), right
+                else:
+                    new_left, new_right = left, (low if high == right else high)
+                rest = tuple(t for t in hand if t != tile)
+                points = (2 if high == low else 1) + _most(rest, totals, new_left, new_right)
+                ends = 1 << new_left | 1 << new_right
+                open_ends = sum(1 for t in rest if halves_of[t] & ends)
+                key = (points, open_ends, high + low)
+                if key > best_key:
+                    best_play, best_key = (tile, end), key
+            return best_play
+
+        def turn_step(kind: MoveKind, tile: int, end: int) -> bool:
+            """One move of the seat to act; whether the hand is over."""
+            nonlocal drawn_at
+            if kind is _PLAY:
+                if lay(tile, end):
+                    return True
+                if plays():
+                    return False  # [THR-5] it lays while it can
+                return end_turn()
+            if kind is _DRAW:
+                # [THR-7] one tile, kept for a later turn
+                hand = hands[seat]
+                hand.append(boneyard[drawn_at])
+                hand.sort()
+                drawn_at += 1
+            return end_turn()
+
+        tile = move.tile
+        first_end = 0 if move.end is None else (1 if move.end is End.LEFT else 2)
+        over = turn_step(move.kind, tile.code if tile is not None else -1, first_end)
+        while not over:
+            found = plays()
+            if found:
+                chosen, end = choose(found)
+                over = turn_step(_PLAY, chosen, end)
+            else:
+                over = turn_step(_DRAW if drawn_at < len(boneyard) else MoveKind.PASS, -1, 0)
+        # [THR-10] the fewest tiles score the tiles in the other hands; a tie scores no one
+        counts = [len(hand) for hand in hands]
+        fewest = min(counts)
+        if counts.count(fewest) == 1:
+            pegs[counts.index(fewest)] += sum(counts) - fewest
+        return tuple(pegs)

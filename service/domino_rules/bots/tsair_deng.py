@@ -13,10 +13,13 @@ every hand's size; the last move's events (other seats' discards hidden).
   the open half, each covered tile is drawn among the hidden tiles with a half equal to
   the open half after it (its other half is then the open half before it), and only
   where the chain can still be completed through the visible tops (a reachability table
-  over pips, ignoring how many copies are left; a walk that runs out of copies starts
-  again). So every sampled layout is one play can reach. The walk draws each step
-  uniformly among the fitting tiles, which is close to, not exactly, a uniform choice
-  among all chains;
+  over pips, ignoring how many copies are left, built once per view; a walk that runs
+  out of copies starts again, and after :data:`CHAIN_TRIES` walks a depth-first search
+  with backtracking, each step's tiles in random order, finds a chain whenever one
+  exists: late in a hand nearly every hidden tile is a covered one and random walks
+  mostly fail). So every sampled layout is one play can reach. The walk draws each step
+  among the fitting tiles, each as likely as its copies left, which is close to, not
+  exactly, a uniform choice among all chains;
 * the other hands (their sizes), the other seats' face-down discards (their counts,
   ``[TD-5]``), and with 3 players the tiles left aside ``[TD-2]``, from what is left.
 
@@ -37,13 +40,15 @@ over every tile and every half it may leave open. With no play, discard the ligh
 tile (discards count their pips against the seat, ``[TD-8]``), keeping, of equal
 weights, the tile that matches more of the hand.
 
-Rollouts play the same heuristic for every seat of a sampled world.
+Rollouts play the same heuristic for every seat of a sampled world, on tile codes
+(:class:`_Playouts`).
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from ..rules import EventKind, Match, Move, MoveKind, Tile, View
@@ -53,12 +58,26 @@ from ..rules.tsair_deng import (
     TsairDengTable,
     place_of,
 )
-from .dealing import GameBot, Slot, best, deal_hidden, hidden_pool
+from .dealing import GameBot, Rollouts, Slot, deal_hidden, hidden_pool
 
-__all__ = ["CHAIN_TRIES", "TsairDengBot", "covered_chain", "move_key", "tops_by_number"]
+__all__ = [
+    "CHAIN_STEPS",
+    "CHAIN_TRIES",
+    "TsairDengBot",
+    "covered_chain",
+    "move_key",
+    "tops_by_number",
+]
 
-#: Walks tried by :func:`covered_chain` before it gives up.
-CHAIN_TRIES = 100
+#: Random walks tried by :func:`covered_chain` before its backtracking search.
+CHAIN_TRIES = 20
+#: Steps the backtracking search of :func:`covered_chain` takes at most.
+CHAIN_STEPS = 20_000
+#: Per tile code (both sets have pips up to 6): the tile, its high half, its low half.
+_CODES = Tile(6, 6).code + 1
+_TILES = tuple(Tile.from_code(code) for code in range(_CODES))
+_HIGH = tuple(t.high for t in _TILES)
+_LOW = tuple(t.low for t in _TILES)
 
 
 def tops_by_number(table: TsairDengTable) -> dict[int, Tile]:
@@ -83,46 +102,126 @@ def covered_chain(
 ) -> list[Tile] | None:
     """The ``played`` tiles in the order of play: ``fixed`` where given, the others drawn
     from ``pool`` so that the whole is a chain ending on ``open_pip`` (see the module
-    docstring); ``None`` when :data:`CHAIN_TRIES` walks all failed."""
-    if played == 0:
-        return []
-    assert open_pip is not None
-    kinds = sorted(set(pool), key=_code)
-    # reach[k]: the open halves that tiles 1..k can leave, copies aside
-    reach: list[set[int]] = [set() for _ in range(played + 1)]
-    for k in range(1, played + 1):
-        choices = [fixed[k]] if k in fixed else kinds
-        if k == 1:
-            reach[1] = {p for t in choices for p in (t.high, t.low)}  # [TD-4] either half
-        else:
-            reach[k] = {t.other(q) for t in choices for q in reach[k - 1] if t.has(q)}
-    if open_pip not in reach[played]:
-        return None
-    available = Counter(pool)
-    for _ in range(CHAIN_TRIES):
-        left = available.copy()
-        backwards: list[Tile] = []
-        pip = open_pip  # the open half after tile k
-        for k in range(played, 0, -1):
-            if k in fixed:
-                tile = fixed[k]
-                if not tile.has(pip) or (k > 1 and tile.other(pip) not in reach[k - 1]):
+    docstring); ``None`` when no such chain exists (or none was found within
+    :data:`CHAIN_TRIES` walks and :data:`CHAIN_STEPS` steps of the backtracking search)."""
+    return _Chains(played, fixed, open_pip, pool).sample(rng)
+
+
+class _Chains:
+    """The chains of :func:`covered_chain` for one layout: the reachability table is built
+    once, each chain is drawn by :meth:`sample`. Tiles are handled by their codes, sets of
+    pips as bit sets."""
+
+    def __init__(
+        self, played: int, fixed: dict[int, Tile], open_pip: int | None, pool: list[Tile]
+    ) -> None:
+        self.played, self.open_pip = played, open_pip
+        self.fixed = {k: tile.code for k, tile in fixed.items()}
+        self.available = [0] * _CODES
+        for tile in pool:
+            self.available[tile.code] += 1
+        kinds = sorted({tile.code for tile in pool})
+        # per pip, the kinds of the pool with that half, and the half they leave before
+        self.having: list[list[tuple[int, int]]] = [[] for _ in range(7)]
+        for code in kinds:
+            high, low = _HIGH[code], _LOW[code]
+            self.having[high].append((code, low))
+            if low != high:
+                self.having[low].append((code, high))
+        # reach[k]: the open halves that tiles 1..k can leave (a bit set), copies aside
+        reach = [0] * (played + 1)
+        for k in range(1, played + 1):
+            choices = [self.fixed[k]] if k in self.fixed else kinds
+            if k == 1:
+                # [TD-4] the lead leaves either half open
+                reach[1] = 0
+                for code in choices:
+                    reach[1] |= 1 << _HIGH[code] | 1 << _LOW[code]
+                continue
+            before = reach[k - 1]
+            for code in choices:
+                high, low = _HIGH[code], _LOW[code]
+                if before >> high & 1:
+                    reach[k] |= 1 << low
+                if before >> low & 1:
+                    reach[k] |= 1 << high
+        self.reach = reach
+        self.possible = played == 0 or (
+            open_pip is not None and bool(reach[played] >> open_pip & 1)
+        )
+
+    def fitting(self, k: int, pip: int, left: list[int]) -> list[tuple[int, int]]:
+        """The tiles that can be tile ``k`` when it leaves ``pip`` open, with the half open
+        before them, such that tiles ``1..k-1`` can still be completed (copies aside)."""
+        before = self.reach[k - 1] if k > 1 else -1
+        fixed = self.fixed.get(k)
+        if fixed is not None:
+            high, low = _HIGH[fixed], _LOW[fixed]
+            if pip not in (high, low):
+                return []
+            other = low if high == pip else high
+            return [(fixed, other)] if before >> other & 1 else []
+        return [
+            (code, other) for code, other in self.having[pip] if left[code] and before >> other & 1
+        ]
+
+    def sample(self, rng: random.Random) -> list[Tile] | None:
+        """A chain, or ``None`` (see :func:`covered_chain`)."""
+        played, open_pip, fixed = self.played, self.open_pip, self.fixed
+        if played == 0:
+            return []
+        if not self.possible or open_pip is None:
+            return None
+        for _ in range(CHAIN_TRIES):
+            left = self.available[:]
+            backwards: list[int] = []
+            pip = open_pip  # the open half after tile k
+            for k in range(played, 0, -1):
+                choices = self.fitting(k, pip, left)
+                if not choices:
                     break
+                if k in fixed:
+                    code, pip = choices[0]
+                else:
+                    # each tile as likely as its copies left
+                    at = rng.randrange(sum(left[c] for c, _ in choices))
+                    i = 0
+                    while at >= left[choices[i][0]]:
+                        at -= left[choices[i][0]]
+                        i += 1
+                    code, pip = choices[i]  # [TD-5] the half open before it
+                    left[code] -= 1
+                backwards.append(code)
             else:
-                fitting = [
-                    t
-                    for t in kinds
-                    if left[t] > 0 and t.has(pip) and (k == 1 or t.other(pip) in reach[k - 1])
-                ]
-                if not fitting:
-                    break
-                tile = rng.choices(fitting, weights=[left[t] for t in fitting])[0]
-                left[tile] -= 1
-            backwards.append(tile)
-            pip = tile.other(pip)  # [TD-5] the half open before it
-        else:
-            return backwards[::-1]
-    return None
+                return [_TILES[code] for code in reversed(backwards)]
+        # the walks ran out of copies: a depth-first search, each step's tiles in random order
+        left = self.available[:]
+        backwards = []
+        steps = 0
+
+        def extend(k: int, pip: int) -> bool:
+            nonlocal steps
+            if k == 0:
+                return True
+            steps += 1
+            if steps > CHAIN_STEPS:
+                return False
+            choices = self.fitting(k, pip, left)
+            rng.shuffle(choices)
+            for code, other in choices:
+                if k not in fixed:
+                    left[code] -= 1
+                backwards.append(code)
+                if extend(k - 1, other):
+                    return True
+                backwards.pop()
+                if k not in fixed:
+                    left[code] += 1
+            return False
+
+        if not extend(played, open_pip):
+            return None
+        return [_TILES[code] for code in reversed(backwards)]
 
 
 def move_key(move: Move, hand: tuple[Tile, ...], open_pip: int | None) -> float:
@@ -166,55 +265,66 @@ class TsairDengBot(GameBot):
         *,
         infer: bool,
     ) -> TsairDengHandState | None:
+        return self.dealer(view, options, players)(rng, infer)
+
+    def dealer(
+        self, view: View, options: TsairDengOptions, players: int
+    ) -> Callable[[random.Random, bool], TsairDengHandState | None]:
         table: TsairDengTable = view.table
         me = view.seat
         assert me is not None
         fixed = tops_by_number(table)
-        pool = hidden_pool(
-            self.ruleset.full_set(options), view.hand, table.discards, fixed.values()
-        )
-        chain = covered_chain(table.played, fixed, table.open_pip, pool, rng)
-        if chain is None:
-            return None
-        covered = [tile for k, tile in enumerate(chain, start=1) if k not in fixed]
-        pool = hidden_pool(pool, covered)
+        full = self.ruleset.full_set(options)
+        pool = hidden_pool(full, view.hand, table.discards, fixed.values())
+        chains = _Chains(table.played, fixed, table.open_pip, pool)
         others = [s for s in range(players) if s != me]
-        lacking = self._lacking(view, options) if infer else None
-        slots: list[Slot] = []
-        for seat in others:
-            count = table.discard_counts[seat]
-            if seat == lacking:
-                pip = table.open_pip
-                allows = lambda t, pip=pip: not t.has(pip)  # noqa: E731
-                slots += [Slot(view.hand_sizes[seat], allows), Slot(count - 1), Slot(1, allows)]
-            else:
-                slots += [Slot(view.hand_sizes[seat]), Slot(count)]
         dealt = sum(view.hand_sizes) + sum(table.discard_counts) + table.played
-        aside = len(self.ruleset.full_set(options)) - dealt
-        slots.append(Slot(aside))
-        parts = deal_hidden(pool, slots, rng)
-        if parts is None:
-            return None
-        hands = [view.hand] * players
-        discards = [table.discards] * players
-        at = 0
-        for seat in others:
-            hands[seat] = tuple(sorted(parts[at], key=_code))
-            if seat == lacking:
-                discards[seat] = (*parts[at + 1], *parts[at + 2])
-                at += 3
-            else:
-                discards[seat] = tuple(parts[at + 1])
-                at += 2
-        return TsairDengHandState(
-            hands=tuple(hands),
-            discards=tuple(discards),
-            played=tuple(chain),
-            open_pip=table.open_pip,
-            to_act=view.to_act if view.to_act is not None else me,
-            leader=table.leader,
-            unused=tuple(sorted(parts[-1], key=_code)),
-        )
+        aside = len(full) - dealt
+        lacking = self._lacking(view, options)
+        open_pip = table.open_pip
+
+        def avoids(tile: Tile) -> bool:
+            return not tile.has(open_pip) if open_pip is not None else True
+
+        def deal(rng: random.Random, infer: bool) -> TsairDengHandState | None:
+            chain = chains.sample(rng)
+            if chain is None:
+                return None
+            rest = hidden_pool(pool, [tile for k, tile in enumerate(chain, 1) if k not in fixed])
+            slots: list[Slot] = []
+            for seat in others:
+                count = table.discard_counts[seat]
+                if infer and seat == lacking:
+                    # [TD-5] no tile matching the open half, in hand or discarded last
+                    slots += [Slot(view.hand_sizes[seat], avoids), Slot(count - 1), Slot(1, avoids)]
+                else:
+                    slots += [Slot(view.hand_sizes[seat]), Slot(count)]
+            slots.append(Slot(aside))
+            parts = deal_hidden(rest, slots, rng)
+            if parts is None:
+                return None
+            hands = [view.hand] * players
+            discards = [table.discards] * players
+            at = 0
+            for seat in others:
+                hands[seat] = tuple(sorted(parts[at], key=_code))
+                if infer and seat == lacking:
+                    discards[seat] = (*parts[at + 1], *parts[at + 2])
+                    at += 3
+                else:
+                    discards[seat] = tuple(parts[at + 1])
+                    at += 2
+            return TsairDengHandState(
+                hands=tuple(hands),
+                discards=tuple(discards),
+                played=tuple(chain),
+                open_pip=open_pip,
+                to_act=view.to_act if view.to_act is not None else me,
+                leader=table.leader,
+                unused=tuple(sorted(parts[-1], key=_code)),
+            )
+
+        return deal
 
     def _lacking(self, view: View, options: TsairDengOptions) -> int | None:
         """The seat whose last move was a discard under ``must_play_if_able`` ([TD-5]):
@@ -235,16 +345,107 @@ class TsairDengBot(GameBot):
         state: TsairDengHandState = match.hand_state
         return _choose(legal, state.hands[state.to_act], state.open_pip)
 
+    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
+        return _Playouts(match)
+
 
 def _code(tile: Tile) -> int:
     return tile.code
 
 
 def _choose(legal: tuple[Move, ...], hand: tuple[Tile, ...], open_pip: int | None) -> Move:
+    """The GREEDY move: the best-scored of ``legal`` (the first of equal scores)."""
     if len(legal) == 1:
         return legal[0]
     counts = _pip_counts(hand)
-    if legal[0].kind is MoveKind.PLAY:
-        # plays are listed before discards, and any play beats every discard
-        legal = tuple(move for move in legal if move.kind is MoveKind.PLAY)
-    return best(legal, lambda move: _key(move, counts, open_pip))
+    top, top_key = legal[0], -math.inf
+    for move in legal:
+        if move.kind is not MoveKind.PLAY and top_key >= 1000:
+            break  # plays are listed before discards, and any play beats every discard
+        key = _key(move, counts, open_pip)
+        if key > top_key:
+            top, top_key = move, key
+    return top
+
+
+# --------------------------------------------------------------------------- playouts
+
+_PLAY = MoveKind.PLAY
+
+
+class _Playouts(Rollouts):
+    """Tsair Deng playouts on tile codes (see :class:`~.dealing.Rollouts`): every seat in
+    turn plays or discards ``[TD-5]`` as the GREEDY heuristic chooses (:func:`_key`,
+    computed the same way; the first of equal scores in the order of the legal moves:
+    plays, then discards, each ascending), until every tile is placed ``[TD-7]``; the
+    points of ``[TD-8]``."""
+
+    def __init__(self, match: Match[TsairDengOptions, TsairDengHandState]) -> None:
+        state = match.hand_state
+        self.players = match.players
+        self.hands = [[t.code for t in hand] for hand in state.hands]  # sorted
+        self.discarded = [sum(t.pips for t in tiles) for tiles in state.discards]
+        self.discards = [len(tiles) for tiles in state.discards]
+        self.open_pip = state.open_pip
+        self.to_act = state.to_act
+
+    def play(self, move: Move) -> tuple[int, ...]:
+        players, high_of, low_of = self.players, _HIGH, _LOW
+        hands = [hand[:] for hand in self.hands]
+        discarded, discards = self.discarded[:], self.discards[:]
+        seat = self.to_act
+        tile = move.tile
+        assert tile is not None
+        hands[seat].remove(tile.code)
+        if move.kind is _PLAY:
+            # [TD-4] the lead names the open half; [TD-5] later, the other half
+            open_pip = move.open_pip if self.open_pip is None else tile.other(self.open_pip)
+        else:
+            open_pip = self.open_pip
+            discarded[seat] += tile.pips
+            discards[seat] += 1
+        assert open_pip is not None
+        seat = seat + 1 if seat + 1 < players else 0
+        counts = [0] * 7
+        for _ in range(sum(len(hand) for hand in hands)):
+            hand = hands[seat]
+            for p in range(7):
+                counts[p] = 0
+            for t in hand:
+                counts[high_of[t]] += 1
+                if high_of[t] != low_of[t]:
+                    counts[low_of[t]] += 1
+            chosen, top_key, last = hand[0], -math.inf, -1
+            for t in hand:  # the plays, ascending [TD-5]
+                if t != last:
+                    last = t
+                    high, low = high_of[t], low_of[t]
+                    if high == open_pip or low == open_pip:
+                        key = (
+                            1000 + high + low + 3 * (counts[low if high == open_pip else high] - 1)
+                        )
+                        if key > top_key:
+                            chosen, top_key = t, key
+            if top_key < 1000:
+                # no play: the discards, ascending [TD-5]
+                last = -1
+                for t in hand:
+                    if t != last:
+                        last = t
+                        high, low = high_of[t], low_of[t]
+                        matching = counts[high] + (0 if high == low else counts[low]) - 1
+                        weight = -(high + low) - matching / 100
+                        if weight > top_key:
+                            chosen, top_key = t, weight
+                high, low = high_of[chosen], low_of[chosen]
+                discarded[seat] += high + low
+                discards[seat] += 1
+            else:
+                high, low = high_of[chosen], low_of[chosen]
+                open_pip = low if high == open_pip else high
+            hand.remove(chosen)
+            seat = seat + 1 if seat + 1 < players else 0
+        if 0 in discards:
+            # [TD-8] someone discarded nothing: every other score is doubled
+            return tuple(2 * d for d in discarded)
+        return tuple(discarded)

@@ -16,11 +16,15 @@ The rest of the match is built from public facts:
   first winner of the last hand (who leads the next Tsair Deng hand), which a rollout
   never needs: rollouts stop at the end of the hand;
 * the last move's events are left out (a world is where play goes on, not a record).
+
+:func:`world_sampler` does what depends on the view only once and returns a function
+that deals one world per call; :func:`sample_world` is one such call.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ..rules import HandResult, Match, Ruleset, Status, View
@@ -31,7 +35,7 @@ from .throw_up import ThrowUpBot
 from .tiu_u import TiuUBot
 from .tsair_deng import TsairDengBot
 
-__all__ = ["NoWorldError", "bot_for", "fabricated_history", "sample_world"]
+__all__ = ["NoWorldError", "bot_for", "fabricated_history", "sample_world", "world_sampler"]
 
 _BOTS: dict[str, GameBot] = {
     bot.ruleset_id: bot for bot in (OneArmJoeBot(), TsairDengBot(), TiuUBot(), ThrowUpBot())
@@ -78,26 +82,43 @@ def sample_world(
     rng: random.Random,
 ) -> Match[Any, Any]:
     """A world for ``view`` (of the seat to act, a hand in progress), its hidden tiles
-    dealt with ``rng``.
+    dealt with ``rng``: ``world_sampler(ruleset, options, players, view)(rng)``."""
+    return world_sampler(ruleset, options, players, view)(rng)
+
+
+def world_sampler(
+    ruleset: Ruleset[Any, Any], options: Any, players: int, view: View
+) -> Callable[[random.Random], Match[Any, Any]]:
+    """The worlds of ``view`` (of the seat to act, a hand in progress), as a function of
+    the generator that deals each; what depends on the view only is done once, here.
 
     The deal keeps what the seat can infer (see each game bot); should no such deal be
     found, it is dealt again without the inferences from the last move (the rules'
     own constraints always hold). Raises :class:`NoWorldError` when no deal agrees with
-    the view.
+    the view (here, or from the function for a deal).
     """
     bot = bot_for(ruleset)
     if bot is None:
         raise NoWorldError(f"no bot plays {ruleset.id}")
     if view.status is not Status.IN_PROGRESS or view.seat is None:
         raise NoWorldError("a world is built for a seat's view of a hand in progress")
-    seed = f"bot-world-{rng.getrandbits(64):016x}"
     try:
-        state = bot.deal_world(view, options, players, rng, infer=True)
-        if state is None:
-            state = bot.deal_world(view, options, players, rng, infer=False)
+        deal = bot.dealer(view, options, players)
     except ValueError as exc:
         raise NoWorldError(f"the view does not fit the set: {exc}") from None
-    if state is None:
-        raise NoWorldError("no deal of the hidden tiles agrees with the view")
     history = fabricated_history(ruleset, view, players, bot.running_points(view, players))
-    return Match(players, options, seed, view.hand_number, state, history, Status.IN_PROGRESS, ())
+    hand_number = view.hand_number
+
+    def sample(rng: random.Random) -> Match[Any, Any]:
+        seed = f"bot-world-{rng.getrandbits(64):016x}"
+        try:
+            state = deal(rng, True)
+            if state is None:
+                state = deal(rng, False)
+        except ValueError as exc:
+            raise NoWorldError(f"the view does not fit the set: {exc}") from None
+        if state is None:
+            raise NoWorldError("no deal of the hidden tiles agrees with the view")
+        return Match(players, options, seed, hand_number, state, history, Status.IN_PROGRESS, ())
+
+    return sample

@@ -1,0 +1,45 @@
+"""Each game's fast playouts agree with the rules core.
+
+STRONG plays its playouts on a compact copy of each world (``GameBot.rollouts``), not
+through ``Ruleset.apply``. Here both play every legal move of worlds sampled from random
+positions of every setup (player counts and options), and must end the hand with the
+same points; the fast one must also leave its world as it found it (a second playout of
+the same move gives the same points).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from domino_rules.bots.dealing import CoreRollouts
+from domino_rules.bots.worlds import bot_for, sample_world
+
+from .positions import SETUPS, positions
+
+RULESET_IDS = sorted(SETUPS)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_fast_playouts_end_each_hand_as_the_rules_core_does(ruleset_id: str) -> None:
+    played = 0
+    setups: set[tuple[int, str]] = set()
+    for n, position in enumerate(itertools.islice(positions(ruleset_id, matches=3), 0, None, 2)):
+        ruleset = position.ruleset
+        bot = bot_for(ruleset)
+        assert bot is not None
+        world = sample_world(
+            ruleset, position.options, position.players, position.view, random.Random(n)
+        )
+        core, fast = CoreRollouts(bot, world), bot.rollouts(world)
+        assert type(fast) is not CoreRollouts
+        for move in ruleset.legal_moves(world):
+            expected = core.play(move)
+            assert fast.play(move) == expected, (position.options, world.hand_state, move)
+            assert fast.play(move) == expected
+            played += 1
+        setups.add((position.players, repr(position.options)))
+    assert played > 150
+    assert len(setups) == len(SETUPS[ruleset_id])
