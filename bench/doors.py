@@ -7,7 +7,14 @@ door and each client count (1 and 8 by default), runs interleaved rounds of:
 
 - the door's trivial call: gRPC ``grpc.health.v1.Health/Check``, REST ``GET /healthz``;
 - ``ApplyMove`` of every ruleset, on a token in the middle of a hand (the same legal
-  move each time: the state is never advanced, so every call does the same work).
+  move each time: the state is never advanced, so every call does the same work). The
+  token was made by the bench, not by the server, so the server opens and checks it in
+  full on every call: the *cold* path;
+- ``ApplyMove`` of every ruleset *played forward*, as a client plays: each call sends the
+  token the last answer carried and the next move of a fixed line of play, from the same
+  mid-hand state to the end of the hand, then the line starts again. A process keeps the
+  games it sealed lately (``domino_rules.api.minted``), so such a token is not opened
+  again; the first call of each pass (one in ``moves`` shown) is cold.
 
 For each it prints calls per second and the **server CPU per call**, read from the
 door's own processes' accounting (``/proc/<pid>/stat``, the door's processes and their
@@ -116,11 +123,50 @@ def mid_hand_requests(service: RulesService) -> dict[str, pb.ApplyMoveRequest]:
     return out
 
 
+#: The longest line of play a forward call repeats.
+MAX_LINE = 40
+
+
+def lines_of_play(
+    service: RulesService, requests: dict[str, pb.ApplyMoveRequest]
+) -> dict[str, tuple[bytes, list[pb.Move]]]:
+    """For every ruleset, the mid-hand token of ``requests`` and the moves that play its
+    hand on (each the first legal move) to the hand's end, at most :data:`MAX_LINE`."""
+    out = {}
+    for ruleset_id, request in requests.items():
+        state, moves = request.state, [request.move]
+        answer = service.ApplyMove(request)
+        while answer.status == pb.IN_PROGRESS and len(moves) < MAX_LINE:
+            legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=answer.state))
+            if legal.status != pb.IN_PROGRESS:
+                break
+            moves.append(legal.moves[0])
+            answer = service.ApplyMove(pb.ApplyMoveRequest(state=answer.state, move=legal.moves[0]))
+        out[ruleset_id] = (state, moves)
+    return out
+
+
 Call = Callable[[], None]
 
 
+def _forward(apply: Callable[[bytes, int], bytes], start: bytes, length: int) -> Call:
+    """A call that plays a line of play on: ``apply(token, i)`` sends the line's move
+    ``i`` with ``token`` and returns the answer's token."""
+    token, i = start, 0
+
+    def call() -> None:
+        nonlocal token, i
+        if i == length:
+            token, i = start, 0
+        token, i = apply(token, i), i + 1
+
+    return call
+
+
 def grpc_calls(
-    port: int, requests: dict[str, pb.ApplyMoveRequest]
+    port: int,
+    requests: dict[str, pb.ApplyMoveRequest],
+    lines: dict[str, tuple[bytes, list[pb.Move]]] | None = None,
 ) -> Callable[[], dict[str, Call]]:
     def per_client() -> dict[str, Call]:
         channel = grpc.insecure_channel(f"127.0.0.1:{port}")
@@ -130,33 +176,68 @@ def grpc_calls(
         calls: dict[str, Call] = {"trivial": lambda: health.Check(check, timeout=30) and None}
         for ruleset_id, request in requests.items():
             calls[ruleset_id] = lambda r=request: stub.ApplyMove(r, timeout=30) and None  # type: ignore[misc]
+        for ruleset_id, (start, moves) in (lines or {}).items():
+
+            def apply(token: bytes, i: int, moves: list[pb.Move] = moves) -> bytes:
+                request = pb.ApplyMoveRequest(state=token, move=moves[i])
+                state: bytes = stub.ApplyMove(request, timeout=30).state
+                return state
+
+            calls[f"forward {ruleset_id}"] = _forward(apply, start, len(moves))
         return calls
 
     return per_client
 
 
 def rest_calls(
-    port: int, requests: dict[str, pb.ApplyMoveRequest]
+    port: int,
+    requests: dict[str, pb.ApplyMoveRequest],
+    lines: dict[str, tuple[bytes, list[pb.Move]]] | None = None,
 ) -> Callable[[], dict[str, Call]]:
     bodies = {
         ruleset_id: json.dumps(json_format.MessageToDict(request)).encode()
         for ruleset_id, request in requests.items()
     }
+    starts = {
+        ruleset_id: (
+            json_format.MessageToDict(pb.ApplyMoveRequest(state=start))["state"],
+            [json.dumps(json_format.MessageToDict(move)) for move in moves],
+        )
+        for ruleset_id, (start, moves) in (lines or {}).items()
+    }
 
     def per_client() -> dict[str, Call]:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-        def send(method: str, path: str, body: bytes | None) -> None:
+        def send(method: str, path: str, body: bytes | None) -> bytes:
             headers = {"Content-Type": "application/json"} if body else {}
             connection.request(method, path, body=body, headers=headers)
             response = connection.getresponse()
-            response.read()
+            answer = response.read()
             if response.status != 200:
                 raise RuntimeError(f"{path} answered {response.status}")
+            return answer
 
-        calls: dict[str, Call] = {"trivial": lambda: send("GET", "/healthz", None)}
+        def post(body: bytes) -> Call:
+            def call() -> None:
+                send("POST", "/v1/games:applyMove", body)
+
+            return call
+
+        def healthz() -> None:
+            send("GET", "/healthz", None)
+
+        calls: dict[str, Call] = {"trivial": healthz}
         for ruleset_id, body in bodies.items():
-            calls[ruleset_id] = lambda b=body: send("POST", "/v1/games:applyMove", b)  # type: ignore[misc]
+            calls[ruleset_id] = post(body)
+        for ruleset_id, (start, moves) in starts.items():
+
+            def apply(token: bytes, i: int, moves: list[str] = moves) -> bytes:
+                body = f'{{"state":"{token.decode()}","move":{moves[i]}}}'.encode()
+                answer = json.loads(send("POST", "/v1/games:applyMove", body))
+                return str(answer["state"]).encode()
+
+            calls[f"forward {ruleset_id}"] = _forward(apply, start.encode(), len(moves))
         return calls
 
     return per_client
@@ -187,6 +268,15 @@ def measure(
     return calls / elapsed, cpu / calls * 1e6
 
 
+def _label(name: str, lines: dict[str, tuple[bytes, list[pb.Move]]]) -> str:
+    if name == "trivial":
+        return name
+    if name.startswith("forward "):
+        ruleset_id = name.removeprefix("forward ")
+        return f"ApplyMove {ruleset_id} fwd/{len(lines[ruleset_id][1])}"
+    return f"ApplyMove {name} cold"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
@@ -201,6 +291,7 @@ def main() -> int:
     keys = KeyRing.generate("bench")
     service = RulesService(TokenCodec(KeyRing.parse(keys)))
     requests = mid_hand_requests(service)
+    lines = lines_of_play(service, requests)
     results: list[dict[str, Any]] = []
     memory: dict[str, list[float]] = {}
     with served.serving(
@@ -208,14 +299,20 @@ def main() -> int:
         "--seal-keys", keys, "--require-sealed",
     ) as server:  # fmt: skip
         doors = {
-            "grpc": (grpc_calls(server.grpc_port, requests), served.door_processes(server, "grpc")),
-            "rest": (rest_calls(server.http_port, requests), served.door_processes(server, "rest")),
+            "grpc": (
+                grpc_calls(server.grpc_port, requests, lines),
+                served.door_processes(server, "grpc"),
+            ),
+            "rest": (
+                rest_calls(server.http_port, requests, lines),
+                served.door_processes(server, "rest"),
+            ),
         }
         for door, (factory, roots) in doors.items():
             pids = descendants(roots)
             for n in args.clients:
                 clients = [factory() for _ in range(n)]
-                names = ["trivial", *requests]
+                names = ["trivial", *requests, *(f"forward {r}" for r in lines)]
                 for name in names:  # warm up every path once
                     measure(clients, name, 0.2, pids)
                 samples: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
@@ -231,7 +328,7 @@ def main() -> int:
                         {
                             "door": door,
                             "clients": n,
-                            "call": "trivial" if name == "trivial" else f"ApplyMove {name}",
+                            "call": _label(name, lines),
                             "calls_per_s": round(rate, 1),
                             "server_cpu_us": round(cpu, 1),
                             "cpu_ratio": round(cpu / trivial_cpu, 3),
@@ -247,27 +344,28 @@ def main() -> int:
         )
         return 0
     print(f"load average at start {load_before[0]:.2f}, at end {load_after[0]:.2f}")
-    print(f"{'door':5} {'clients':>7}  {'call':24} {'calls/s':>9} {'server µs':>10} "
+    print(f"{'door':5} {'clients':>7}  {'call':28} {'calls/s':>9} {'server µs':>10} "
           f"{'cpu x':>7} {'tput x':>7}")  # fmt: skip
-    worst_cpu: dict[str, float] = {}
-    worst_tput: dict[str, float] = {}
+    worst_cpu: dict[tuple[str, str], float] = {}
+    worst_tput: dict[tuple[str, str], float] = {}
     for r in results:
         print(
-            f"{r['door']:5} {r['clients']:>7}  {r['call']:24} {r['calls_per_s']:>9.0f} "
+            f"{r['door']:5} {r['clients']:>7}  {r['call']:28} {r['calls_per_s']:>9.0f} "
             f"{r['server_cpu_us']:>10.0f} {r['cpu_ratio']:>7.2f} {r['throughput_ratio']:>7.2f}"
         )
         if r["call"] != "trivial":
-            worst_cpu[r["door"]] = max(worst_cpu.get(r["door"], 0.0), r["cpu_ratio"])
+            key = (r["door"], "cold tokens" if r["call"].endswith(" cold") else "played forward")
+            worst_cpu[key] = max(worst_cpu.get(key, 0.0), r["cpu_ratio"])
             if r["clients"] == max(args.clients):
-                worst_tput[r["door"]] = min(worst_tput.get(r["door"], 9.0), r["throughput_ratio"])
-    for door in worst_cpu:
-        cpu_ok = "PASS" if worst_cpu[door] <= CPU_RATIO_TARGET else "FAIL"
-        tput_ok = "PASS" if worst_tput[door] >= THROUGHPUT_TARGET else "FAIL"
+                worst_tput[key] = min(worst_tput.get(key, 9.0), r["throughput_ratio"])
+    for (door, how), cpu in worst_cpu.items():
+        cpu_ok = "PASS" if cpu <= CPU_RATIO_TARGET else "FAIL"
+        tput = worst_tput[door, how]
+        tput_ok = "PASS" if tput >= THROUGHPUT_TARGET else "FAIL"
         print(
-            f"{door}: worst server CPU per ApplyMove {worst_cpu[door]:.2f}x the trivial call "
+            f"{door}, {how}: worst server CPU per ApplyMove {cpu:.2f}x the trivial call "
             f"(target ≤ {CPU_RATIO_TARGET}): {cpu_ok}; worst throughput at "
-            f"{max(args.clients)} clients {worst_tput[door]:.2f}x (target ≥ "
-            f"{THROUGHPUT_TARGET}): {tput_ok}"
+            f"{max(args.clients)} clients {tput:.2f}x (target ≥ {THROUGHPUT_TARGET}): {tput_ok}"
         )
     for door, sizes in memory.items():
         print(f"{door} processes RSS MiB: {', '.join(map(str, sizes))}")

@@ -3,7 +3,9 @@
 Each method decodes what it is given, delegates to the rules core and encodes the
 answer; any error a client can cause is raised as an :class:`ApiError`. Nothing is
 kept between calls: a request that fails changes nothing, because the caller's token
-is the only copy of the game.
+is the only copy of the game. (A process remembers the games it sealed lately, so that
+their tokens need not be opened again when they come back: :mod:`.minted`. Any process
+answers any token the same.)
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..rules.errors import GameOverError, NotYourTurnError, RulesError
 from ..tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
 from .errors import ApiError, from_rules_error
+from .minted import DEFAULT_SIZE, Minted
 
 __all__ = ["Game", "RulesService", "new_seed"]
 
@@ -36,8 +39,11 @@ T = TypeVar("T")
 class RulesService:
     """The six RPCs of ``domino_rules.v1.DominoRules``, with no transport."""
 
-    def __init__(self, tokens: TokenCodec | None = None) -> None:
+    def __init__(self, tokens: TokenCodec | None = None, *, minted: int = DEFAULT_SIZE) -> None:
+        """``minted``: how many of the games it sealed lately the service keeps, so that
+        their tokens need not be opened again (:mod:`.minted`; 0: none)."""
         self.tokens = tokens or TokenCodec()
+        self.minted = Minted(minted)
 
     # ------------------------------------------------------------------ RPCs
 
@@ -56,7 +62,7 @@ class RulesService:
         ).hexdigest()[:24]
         game = Game(ruleset, match, game_id, 0)
         return pb.NewGameResponse(
-            state=self.encode(game),
+            state=self._mint(game),
             version=0,
             game_id=game_id,
             status=_status(match.status),
@@ -98,7 +104,7 @@ class RulesService:
         match, events = _rules(lambda: game.ruleset.apply(game.match, move))
         new = Game(game.ruleset, match, game.game_id, game.version + 1)
         return pb.ApplyMoveResponse(
-            state=self.encode(new),
+            state=self._mint(new),
             version=new.version,
             game_id=new.game_id,
             status=_status(match.status),
@@ -168,12 +174,23 @@ class RulesService:
         """The token of a game: its private state, sealed when keys are configured."""
         return self.tokens.seal(codec.encode_game(game))
 
+    def _mint(self, game: Game) -> bytes:
+        """The token of a game the rules have just made (a new game, a move applied),
+        kept in :attr:`minted` for when it comes back."""
+        token = self.encode(game)
+        self.minted.add(token, game)
+        return token
+
     def decode(self, token: bytes) -> Game:
-        """Open and check a token; every failure is ``BAD_STATE_TOKEN``."""
+        """Open and check a token (unless this process sealed it lately); every failure
+        is ``BAD_STATE_TOKEN``."""
         if not token:
             raise ApiError.invalid(
                 "BAD_STATE_TOKEN", "state is required: send the token you were given"
             )
+        game = self.minted.get(token)
+        if game is not None:
+            return game
         try:
             return codec.decode_game(self.tokens.open(token))
         except (TokenError, codec.StateDecodeError) as exc:
