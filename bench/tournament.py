@@ -9,7 +9,7 @@ ruleset's default options (``--short`` plays the shortest matches instead, see
 ``tournament/<ruleset>/<d>``, which also fixes every later deal and throw) is played once
 with the hero in seat 0 and once in seat 1, so that the luck of the deal falls on both
 sides. The bots' own seeds are the match number; STRONG plays its default budget
-(``--playouts`` to change it).
+(``bots.default_playouts``; ``--playouts`` to change it).
 
 The table, one row per ruleset and pairing:
 
@@ -31,9 +31,10 @@ searched (two legal moves or more; a forced move is answered at once) is timed w
 percentile (nearest rank), the largest, and how many. The load average is printed at the
 start and at the end (the machine may be shared).
 
-``--matches-for tiu_u=4000,throw_up=2000`` gives some rulesets more matches than
-``--matches``: where the edge between two levels is small, it takes more matches to tell
-it from luck (see ``bench/README.md``). ``--jobs N`` plays the matches of the table in N
+``--matches-for ID=N,...`` gives some rulesets more matches than ``--matches``; by
+default Tiu U and Throw-up get 4,000 (:data:`MORE_MATCHES`): STRONG's edge over GREEDY
+there is a point or two of win share, which 400 matches cannot tell from luck (see
+``bench/README.md``). ``--jobs N`` plays the matches of the table in N
 worker processes (default 2).
 Progress goes to stderr, the tables to stdout.
 
@@ -73,7 +74,7 @@ SHORT: dict[str, dict[str, Any]] = {
 }
 #: Rulesets whose levels are closer than the others' get more matches by default (see
 #: ``bench/README.md``): their edge is small next to the luck of the deal.
-MORE_MATCHES = {"tiu_u": 4000, "throw_up": 2000}
+MORE_MATCHES = {"tiu_u": 4000, "throw_up": 4000}
 PLAYERS = 2
 Z95 = 1.959964
 
@@ -290,19 +291,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     result: dict[str, Any] = {
         "players": PLAYERS,
         "jobs": args.jobs,
-        "playouts": args.playouts if args.playouts is not None else bots.DEFAULT_PLAYOUTS,
+        "playouts": {
+            name: args.playouts
+            if args.playouts is not None
+            else bots.default_playouts(rules.get(name))
+            for name in names
+        },
         "options": {name: repr(options_of(rules.get(name), args.short)) for name in names},
         "load_average_start": load(),
         "rows": [],
         "timing": [],
     }
-    budget = "" if args.playouts is None else f"{args.playouts} (given)"
     out(
-        f"# {PLAYERS} players, each deal played twice with the seats swapped; "
-        f"{args.jobs} worker(s); STRONG budget: {budget or bots.DEFAULT_PLAYOUTS} playouts"
+        f"# {PLAYERS} players, each deal played twice with the seats swapped; {args.jobs} worker(s)"
     )
     for name in names:
-        out(f"# {name}: {counts[name]} matches per pairing; {result['options'][name]}")
+        out(
+            f"# {name}: {counts[name]} matches per pairing; STRONG "
+            f"{result['playouts'][name]} playouts; {result['options'][name]}"
+        )
     out(f"# load average at the start: {_text(result['load_average_start'])}")
     out(ROW_HEADER)
     out("-" * len(ROW_HEADER))

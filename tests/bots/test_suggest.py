@@ -24,6 +24,7 @@ from domino_rules.bots import (
     Estimate,
     Level,
     Suggestion,
+    default_playouts,
     suggest,
 )
 from domino_rules.bots.worlds import bot_for
@@ -38,6 +39,20 @@ BUDGET = 12
 
 def sampled(ruleset_id: str, every: int, matches: int = 2) -> list[Position]:
     return list(itertools.islice(positions(ruleset_id, matches=matches), 0, None, every))
+
+
+def assert_best_first(suggestion: Suggestion, view: View) -> None:
+    """STRONG's estimates: every legal move once, the move suggested first, the moves the
+    search played before the others, the moves not played in the order of the legal
+    moves."""
+    moves = [e.move for e in suggestion.estimates]
+    assert sorted(map(str, moves)) == sorted(map(str, view.legal_moves))
+    assert len(set(moves)) == len(moves)
+    assert moves[0] == suggestion.move
+    played = [e.playouts > 0 for e in suggestion.estimates[1:]]
+    assert played == sorted(played, reverse=True)
+    unplayed = [e.move for e in suggestion.estimates if not e.playouts]
+    assert unplayed == [m for m in view.legal_moves if m in unplayed]
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
@@ -57,7 +72,7 @@ def test_every_level_suggests_a_legal_move(ruleset_id: str) -> None:
             )
             assert suggestion.move in view.legal_moves
             if level is Level.STRONG:
-                assert tuple(e.move for e in suggestion.estimates) == view.legal_moves
+                assert_best_first(suggestion, view)
                 assert all(0.0 <= e.value <= 1.0 for e in suggestion.estimates)
             else:
                 assert suggestion.estimates == ()
@@ -187,8 +202,51 @@ def test_strong_spends_the_budget_on_the_moves() -> None:
     assert next(e for e in small.estimates if e.move == greedy).playouts > 0
 
 
+def test_strong_lists_the_estimates_best_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move suggested first, then the moves played by their mean utility, then the
+    moves not played; ties in the order of the legal moves. With no weight on the margin
+    and a hand that ends the match (2 players: shares 0, 1/2 or 1, exact sums), the
+    utility of a playout is its share of the win, so the order is that of the values."""
+    bot = bot_for(rules.get("tsair_deng"))
+    assert bot is not None
+    monkeypatch.setattr(bot, "margin_weight", 0.0)
+    chosen = [
+        p
+        for p in itertools.islice(positions("tsair_deng", matches=2), 0, None, 3)
+        if p.players == 2 and len(p.view.legal_moves) > 3
+    ]
+    assert len(chosen) > 10
+    reordered = 0
+    for n, position in enumerate(chosen):
+        view = position.view
+        assert bot.hands_after(position.options, 2, view.hand_number, [0, 0]) == 0
+        args = (position.ruleset, position.options, 2, view)
+        suggestion = suggest(*args, Level.STRONG, seed=str(n), playouts=60)
+        assert_best_first(suggestion, view)
+        index = {move: i for i, move in enumerate(view.legal_moves)}
+        rest = [e for e in suggestion.estimates[1:] if e.playouts]
+        assert rest == sorted(rest, key=lambda e: (-e.value, index[e.move]))
+        moves = tuple(e.move for e in suggestion.estimates)
+        reordered += moves != view.legal_moves
+    # the order of the legal moves is not the order of the estimates
+    assert reordered > len(chosen) // 2
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_strong_spends_the_rulesets_default_budget(ruleset_id: str) -> None:
+    position = next(p for p in positions(ruleset_id, matches=1) if len(p.view.legal_moves) > 1)
+    args = (position.ruleset, position.options, position.players, position.view)
+    spent = sum(e.playouts for e in suggest(*args, Level.STRONG).estimates)
+    budget = default_playouts(position.ruleset)
+    assert budget - len(position.view.legal_moves) <= spent <= budget
+
+
 def test_the_budget_constants() -> None:
     assert 1 <= DEFAULT_PLAYOUTS <= MAX_PLAYOUTS
+    budgets = {ruleset_id: default_playouts(rules.get(ruleset_id)) for ruleset_id in RULESET_IDS}
+    assert all(1 <= budget <= MAX_PLAYOUTS for budget in budgets.values())
+    assert budgets["throw_up"] == 400
+    assert budgets["tiu_u"] == DEFAULT_PLAYOUTS
     assert issubclass(BotError, ValueError)
     assert [level.name for level in Level] == ["RANDOM", "GREEDY", "STRONG"]
 
@@ -325,3 +383,22 @@ def test_the_levels_are_an_enum() -> None:
 def test_the_example_in_the_package_docstring_runs() -> None:
     failed, attempted = doctest.testmod(bots)
     assert failed == 0 and attempted > 5
+
+
+def test_hands_after_says_when_a_hand_ends_the_match() -> None:
+    """STRONG weighs a margin by the hands still to play (``GameBot.hands_after``)."""
+    ids = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up")
+    joe, tsair, tiu, throw = (bot_for(rules.get(r)) for r in ids)
+    assert joe is not None and tsair is not None and tiu is not None and throw is not None
+    # [OAJ-10] to the target score, or a single hand
+    options = joe.ruleset.make_options({})
+    assert joe.hands_after(options, 2, 1, [60, 0]) > 0
+    assert joe.hands_after(options, 2, 3, [100, 40]) == 0
+    assert joe.hands_after(joe.ruleset.make_options({"target_score": 0}), 2, 1, [0, 9]) == 0
+    # [TD-10] hands, or a target score; [TU-10] hands; [THR-11] hands per player
+    assert tsair.hands_after(tsair.ruleset.make_options({}), 2, 1, [0, 0]) == 3
+    assert tsair.hands_after(tsair.ruleset.make_options({}), 2, 4, [0, 0]) == 0
+    assert tsair.hands_after(tsair.ruleset.make_options({"target_score": 50}), 2, 2, [60, 9]) == 0
+    assert tiu.hands_after(tiu.ruleset.make_options({}), 2, 1, [0, 0]) == 0
+    assert tiu.hands_after(tiu.ruleset.make_options({"hands": 3}), 2, 1, [0, 0]) == 2
+    assert throw.hands_after(throw.ruleset.make_options({}), 3, 2, [0, 0, 0]) == 4

@@ -133,33 +133,43 @@ def _is_chain(tiles: list[Tile], open_pip: int) -> bool:
     return open_pip in possible
 
 
-def test_tsair_deng_a_tight_layout_still_gets_a_chain() -> None:
-    """The covered tiles of a late layout: 15 of the 17 hidden tiles must be covered, and
-    random walks mostly run out of copies; the backtracking search finds a chain for
-    every generator."""
-    fixed = {
-        number: Tile.parse(text)
-        for number, text in {
-            9: "6-4",
-            17: "4-3",
-            18: "3-1",
-            19: "6-1",
-            20: "6-3",
-            21: "3-3",
-            22: "3-1",
-            23: "1-1",
-        }.items()
-    }
-    hidden = "[1-1] [2-2] [4-1] [4-2] [4-4] [5-1] [5-1] [5-2] [5-3] [5-5] [6-1] [6-2] [6-4]"
-    pool = [Tile.parse(text) for text in f"{hidden} [6-5] [6-5] [6-6] [6-6]".split(" ")]
+#: Late layouts of Tsair Deng hands where random walks mostly run out of copies (and a
+#: search without memory of dead ends took over 20,000 steps): tiles played, the visible
+#: tops by number, the open half, the hidden tiles.
+TIGHT_LAYOUTS = [
+    (
+        23,
+        {9: "6-4", 17: "4-3", 18: "3-1", 19: "6-1", 20: "6-3", 21: "3-3", 22: "3-1", 23: "1-1"},
+        1,
+        "1-1 2-2 4-1 4-2 4-4 5-1 5-1 5-2 5-3 5-5 6-1 6-2 6-4 6-5 6-5 6-6 6-6",
+    ),
+    (
+        26,
+        {17: "6-2", 18: "6-4", 19: "6-4", 20: "6-1", 21: "1-1", 22: "4-1", 25: "3-2", 26: "3-3"},
+        3,
+        "2-2 2-2 3-1 3-1 4-2 4-3 4-4 4-4 5-1 5-1 5-2 5-3 5-4 5-5 5-5 6-1 6-5 6-5 6-6 6-6",
+    ),
+]
+
+
+@pytest.mark.parametrize(("played", "tops", "open_pip", "hidden"), TIGHT_LAYOUTS)
+def test_tsair_deng_a_tight_layout_still_gets_a_chain(
+    played: int, tops: dict[int, str], open_pip: int, hidden: str
+) -> None:
+    """The covered tiles of a late layout, where nearly every hidden tile is covered: the
+    backtracking search finds a chain for every generator."""
+    fixed = {number: Tile.parse(text) for number, text in tops.items()}
+    pool = [Tile.parse(text) for text in hidden.split(" ")]
     for n in range(40):
-        chain = covered_chain(23, fixed, 1, pool, random.Random(n))
+        chain = covered_chain(played, fixed, open_pip, pool, random.Random(n))
         assert chain is not None
-        assert len(chain) == 23 and _is_chain(chain, 1)
+        assert len(chain) == played and _is_chain(chain, open_pip)
         assert all(chain[k - 1] == tile for k, tile in fixed.items())
         covered = Counter(t for k, t in enumerate(chain, 1) if k not in fixed)
         assert not covered - Counter(pool)
-    # a layout no chain fits has none
+
+
+def test_tsair_deng_a_layout_no_chain_fits_has_none() -> None:
     assert covered_chain(2, {1: Tile(6, 6)}, 1, [Tile(5, 4)], random.Random(0)) is None
 
 

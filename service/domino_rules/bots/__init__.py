@@ -8,6 +8,8 @@ The API is :func:`suggest` (in :mod:`.engine`)::
     suggest(ruleset, options, players, view, Level.STRONG, seed=None, playouts=None)
         -> Suggestion(move, estimates)
 
+and :func:`default_playouts` (STRONG's budget in a ruleset when a request names none).
+
 For example, the first hand of a 2-player Tsair Deng match, where the leader may lead
 any tile and leave either half open:
 
@@ -20,7 +22,9 @@ any tile and leave either half open:
 >>> suggestion = suggest(tsair_deng, options, 2, view, Level.STRONG, playouts=40)
 >>> suggestion.move in view.legal_moves
 True
->>> [e.move for e in suggestion.estimates] == list(view.legal_moves)
+>>> suggestion.estimates[0].move == suggestion.move  # every legal move, best first
+True
+>>> sorted(str(e.move) for e in suggestion.estimates) == sorted(map(str, view.legal_moves))
 True
 >>> suggestion == suggest(tsair_deng, options, 2, view, Level.STRONG, playouts=40)
 True
@@ -37,7 +41,7 @@ future deals and dice of those worlds come from the bot's own generator.
 
 **Levels** (:class:`Level`): ``RANDOM`` a uniform legal move; ``GREEDY`` a per-ruleset
 heuristic; ``STRONG`` determinized Monte Carlo search (:mod:`.engine`), whose estimates
-are each legal move's expected share of the win.
+are each legal move's expected share of the win, best first (the move suggested first).
 
 **What the view does not carry.** A view holds the events of the last move only, so the
 bot infers from the last move (a seat that drew had nothing to play) but not from the
@@ -87,6 +91,7 @@ from .engine import (
     Estimate,
     Level,
     Suggestion,
+    default_playouts,
     suggest,
 )
 
@@ -97,5 +102,6 @@ __all__ = [
     "Estimate",
     "Level",
     "Suggestion",
+    "default_playouts",
     "suggest",
 ]

@@ -19,9 +19,10 @@ the same worlds and checks that they agree move for move and on every hand's poi
 
 Hidden tiles are dealt by :func:`deal_hidden`: a *pool* (the multiset of tiles the seat
 cannot see) is cut into *slots* (another seat's hand, the boneyard, a seat's face-down
-discards, ...) of known sizes. A slot may only take the tiles its ``allows`` accepts (an
-inference: "this seat holds no 5"), and the whole deal must pass ``accept`` (a fact about
-several slots together: "somebody can still match the open end").
+discards, ...) of known sizes (:func:`deal_hands` deals the usual case: the other hands
+and the stock). A slot may only take the tiles its ``allows`` accepts (an inference:
+"this seat holds no 5"), and the whole deal must pass ``accept`` (a fact about several
+slots together: "somebody can still match the open end").
 
 The deal is exact when it can be: the pool is shuffled and cut, and a cut that breaks a
 constraint is thrown away (rejection sampling gives every consistent deal the same
@@ -39,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..rules import Match, Move, Ruleset, Status, Tile, View, get
-from ..rules.tiles import MAX_PIP, double_n
+from ..rules.tiles import MAX_PIP, double_n, sorted_tiles
 
 __all__ = [
     "MAX_ROLLOUT_MOVES",
@@ -50,6 +51,7 @@ __all__ = [
     "Rollouts",
     "Slot",
     "best",
+    "deal_hands",
     "deal_hidden",
     "hidden_pool",
 ]
@@ -77,20 +79,19 @@ def hidden_pool(full: Iterable[Tile], *seen: Iterable[Tile]) -> list[Tile]:
     Raises :class:`ValueError` when a tile seen is not left in the set: the view and the
     options disagree.
     """
-    rest = [0] * _CODES
+    rest: dict[int, int] = {}
     for tile in full:
-        rest[tile.code] += 1
+        rest[tile.code] = rest.get(tile.code, 0) + 1
     for group in seen:
         for tile in group:
             code = tile.code
-            if rest[code] <= 0:
+            if rest.get(code, 0) <= 0:
                 raise ValueError(f"{tile} is seen more often than the set holds it")
             rest[code] -= 1
-    return [_BY_CODE[code] for code, count in enumerate(rest) for _ in range(count)]
+    return [_BY_CODE[code] for code in sorted(rest) for _ in range(rest[code])]
 
 
 _BY_CODE = double_n(MAX_PIP)
-_CODES = len(_BY_CODE)
 
 
 def deal_hidden(
@@ -122,6 +123,35 @@ def deal_hidden(
         if fits and (accept is None or accept(parts)):
             return parts
     return None
+
+
+def deal_hands(
+    view: View,
+    players: int,
+    pool: Sequence[Tile],
+    rng: random.Random,
+    allows: Callable[[int], Callable[[Tile], bool] | None] | None = None,
+    accept: Callable[[list[list[Tile]]], bool] | None = None,
+) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]] | None:
+    """The hidden ``pool`` dealt by :func:`deal_hidden` into the hands of the seats other
+    than ``view.seat`` (each of the size the view shows) and the stock (``view.stock``
+    tiles): every seat's hand, ascending (the view's own hand for its seat), and the
+    stock, in random order; ``None`` when no deal was found.
+
+    ``allows(seat)`` is what the hand of ``seat`` allows (``None``, or no ``allows``: any
+    tile). ``accept`` sees the deal as :func:`deal_hidden` cuts it: the other seats' hands
+    in seat order, then the stock.
+    """
+    others = [s for s in range(players) if s != view.seat]
+    slots = [Slot(view.hand_sizes[s], allows(s) if allows is not None else None) for s in others]
+    slots.append(Slot(view.stock))
+    parts = deal_hidden(pool, slots, rng, accept)
+    if parts is None:
+        return None
+    hands = [view.hand] * players
+    for seat, part in zip(others, parts, strict=False):
+        hands[seat] = sorted_tiles(part)
+    return tuple(hands), tuple(parts[-1])
 
 
 def _cut(tiles: list[Tile], slots: Sequence[Slot]) -> list[list[Tile]]:
@@ -177,6 +207,17 @@ class GameBot(abc.ABC):
     margin_weight: ClassVar[float] = 0.1
     #: The search plays at most this many moves: the heuristic's favourites.
     candidates: ClassVar[int] = 8
+    #: STRONG's playouts per suggestion when the request names none.
+    playouts: ClassVar[int] = 200
+    #: The spread (standard deviation) of one hand's points margin between two seats
+    #: (measured in GREEDY against GREEDY, 2 players, default options): what a lead is
+    #: worth with hands still to play.
+    hand_spread: ClassVar[float]
+
+    def hands_after(self, options: Any, players: int, hand_number: int, totals: list[int]) -> float:
+        """About how many hands the match plays after hand ``hand_number``, which left the
+        match ``totals``: 0 when that hand ends the match (the default: one-hand matches)."""
+        return 0.0
 
     def __init__(self) -> None:
         self.ruleset: Ruleset[Any, Any] = get(self.ruleset_id)

@@ -25,9 +25,10 @@ seed, so what a seat cannot see cannot reach the bot.
     both), several times faster; what depends on the view only (the hidden pool, Tsair
     Deng's reachable layouts, the fabricated history) is prepared once per suggestion
     (:func:`~.worlds.world_sampler`).
-  - *Budget*: ``playouts`` in all (:data:`DEFAULT_PLAYOUTS`, 200, in every ruleset: about
-    10 to 30 ms of one core per suggestion, see ``bench/tournament.py``; a budget in
-    playouts, not in time, keeps the answer the same on any machine), spent by
+  - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, and 400 in
+    Throw-up, whose playouts are cheap and whose choices gain from more; some 10 to 35
+    ms of one core per suggestion, see ``bench/tournament.py``; a budget in playouts,
+    not in time, keeps the answer the same on any machine), spent by
     sequential halving: in each of ``ceil(log2(candidates))`` rounds, every candidate
     still in the running gets the same share of what is left, then the better half goes
     on; the GREEDY move always goes on.
@@ -47,12 +48,26 @@ on, it is the standing the hand leaves. The best total of the hand is that of:
 * Tiu U: a hand scores the catch count ``[TU-9]``, highest winning ``[TU-10]``;
 * Throw-up: the pegs plus the bonus for the fewest tiles ``[THR-6]`` ``[THR-10]``.
 
-The search's *utility* adds to a playout's share the seat's margin over the best other
-total, as a soft sign ``m / (|m| + s)`` (``s`` = :attr:`GameBot.margin_scale`, a typical
-margin of the game) times :attr:`GameBot.margin_weight` (0.1 in One Arm Joe and Tsair
-Deng, 0.5 in Throw-up, 1 in Tiu U, whose catch counts say more than who won): points
-break the ties of shares, and lose less when the hand is lost. An estimate's ``value``
-is the plain share.
+The search's *utility* of a playout is its worth towards the match:
+
+* when the hand ends the match (:meth:`GameBot.hands_after` is 0: a one-hand match, the
+  last hand, a total past the target), the share of the win plus the seat's margin over
+  the best other total as a soft sign ``m / (|m| + s)`` (``s`` =
+  :attr:`GameBot.margin_scale`, a typical margin) times :attr:`GameBot.margin_weight`
+  (0.1 in One Arm Joe and Tsair Deng, 0.5 in Throw-up, 1 in Tiu U, whose catch counts
+  say more than who won): points break the ties of shares, and lose less when the hand
+  is lost;
+* otherwise the chance that the margin holds: ``Phi(m / (spread * sqrt(h)))`` (``Phi``
+  the standard normal distribution) for ``h`` hands still to play, each hand's margin
+  taken as a normal draw of that spread (:attr:`GameBot.hand_spread`, measured: 27
+  points in One Arm Joe, 19 in Tsair Deng, 106 in Tiu U, 6.7 in Throw-up). Who leads
+  after the first of four hands matters less than by how much.
+
+An estimate's ``value`` is the plain share of the win at the end of the hand. The
+estimates list every legal move once, best first: the move suggested, then the other
+moves the search played by their mean utility, highest first (a value may be above the
+one before it: the utility also weighs the margin and the hands to come), then the
+moves it did not play; ties go in the order of the view's legal moves.
 
 A forced move (the only legal move, such as a draw, a pass or ``NEXT_HAND``) is
 suggested at once at every level: STRONG's estimate for it has ``playouts == 0`` and
@@ -85,10 +100,12 @@ __all__ = [
     "Estimate",
     "Level",
     "Suggestion",
+    "default_playouts",
     "suggest",
 ]
 
-#: STRONG's playouts per suggestion when none is given.
+#: STRONG's playouts per suggestion when none is given, in most rulesets (Throw-up: 400);
+#: :func:`default_playouts` gives each ruleset's.
 DEFAULT_PLAYOUTS = 200
 #: The largest budget a caller may ask for.
 MAX_PLAYOUTS = 20_000
@@ -122,8 +139,9 @@ class Estimate:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """The move suggested; for STRONG, one estimate per legal move, in the order of the
-    view's legal moves."""
+    """The move suggested; for STRONG, one estimate per legal move, best first: the move
+    suggested, then the other moves the search played by their mean utility, then the
+    moves it did not play; ties in the order of the view's legal moves."""
 
     move: Move
     estimates: tuple[Estimate, ...] = ()
@@ -144,18 +162,18 @@ def suggest(
     ``view`` must be of the seat to act (``view.seat == view.to_act``) with at least one
     legal move; ``options`` and ``players`` are the match's. ``seed`` (optional) varies the
     choice; without it the seed is the view itself. ``playouts`` is STRONG's budget, 1 to
-    :data:`MAX_PLAYOUTS` (default :data:`DEFAULT_PLAYOUTS`); every legal move gets at least
+    :data:`MAX_PLAYOUTS` (default :func:`default_playouts`); every legal move gets at least
     one playout, so a budget below the number of moves is exceeded. Raises
     :class:`BotError` for a request it cannot answer.
     """
     if not isinstance(level, Level):
         raise BotError(f"unknown level {level!r}; the levels are {[m.name for m in Level]}")
-    budget = DEFAULT_PLAYOUTS if playouts is None else playouts
-    if type(budget) is not int or not 1 <= budget <= MAX_PLAYOUTS:
+    if playouts is not None and (type(playouts) is not int or not 1 <= playouts <= MAX_PLAYOUTS):
         raise BotError(f"playouts must be an integer from 1 to {MAX_PLAYOUTS}, not {playouts!r}")
     if seed is not None and type(seed) is not str:
         raise BotError(f"the seed must be text, not {seed!r}")
     bot = _checked(ruleset, options, players, view)
+    budget = bot.playouts if playouts is None else playouts
     legal = view.legal_moves
     rng = random.Random(_seed(ruleset, options, players, view, level, seed))
     if level is Level.RANDOM:
@@ -168,6 +186,13 @@ def suggest(
         return _search(bot, ruleset, options, players, view, rng, budget)
     except NoWorldError as exc:
         raise BotError(str(exc)) from None
+
+
+def default_playouts(ruleset: Ruleset[Any, Any]) -> int:
+    """STRONG's playouts per suggestion in ``ruleset`` when the request names none
+    (:data:`DEFAULT_PLAYOUTS`, or the ruleset's own: Throw-up 400)."""
+    bot = bot_for(ruleset) if isinstance(ruleset, Ruleset) else None
+    return bot.playouts if bot is not None else DEFAULT_PLAYOUTS
 
 
 def _checked(ruleset: Ruleset[Any, Any], options: Any, players: int, view: View) -> GameBot:
@@ -264,10 +289,10 @@ def _search(
             for j in range(done, done + each):
                 rollouts, moves, before = world(j)
                 points = rollouts.play(moves[c])
-                share, margin = _outcome(ruleset, before, points, seat)
+                totals = [b + p for b, p in zip(before, points, strict=True)]
+                share, margin = _outcome(ruleset, totals, seat)
                 tally.shares += share
-                soft = margin / (abs(margin) + bot.margin_scale)
-                tally.utilities.append(share + bot.margin_weight * soft)
+                tally.utilities.append(_utility(bot, options, players, view, totals, share, margin))
             spent += each
         if round_number < rounds - 1:
             # the better half goes on, and the GREEDY move always does
@@ -276,11 +301,20 @@ def _search(
     chosen = min(alive, key=lambda c: (-tallies[c].mean(), c))
     if chosen != greedy and not _better(tallies[chosen], tallies[greedy]):
         chosen = greedy
+    # best first: the move chosen, then by mean utility; moves not played last
+    order = sorted(
+        range(len(legal)),
+        key=lambda c: (c != chosen, not tallies[c].utilities, -tallies[c].mean(), c),
+    )
     estimates = tuple(
-        Estimate(move, t.shares / len(t.utilities) if t.utilities else 0.0, len(t.utilities))
-        for move, t in zip(legal, tallies, strict=True)
+        Estimate(legal[c], _value(tallies[c]), len(tallies[c].utilities)) for c in order
     )
     return Suggestion(legal[chosen], estimates)
+
+
+def _value(tally: _Tally) -> float:
+    """An estimate's value: the mean share of the win (0.0 for a move not played)."""
+    return tally.shares / len(tally.utilities) if tally.utilities else 0.0
 
 
 def _better(tally: _Tally, greedy: _Tally) -> bool:
@@ -296,12 +330,28 @@ def _better(tally: _Tally, greedy: _Tally) -> bool:
     return mean * math.sqrt(n) > SWITCH_Z * statistics.stdev(diffs)
 
 
-def _outcome(
-    ruleset: Ruleset[Any, Any], before: tuple[int, ...], points: tuple[int, ...], seat: int
-) -> tuple[float, float]:
-    """The seat's share of the win and its margin over the best other total, once the
-    hand's ``points`` are added to the match totals ``before`` it."""
-    totals = [b + p for b, p in zip(before, points, strict=True)]
+def _utility(
+    bot: GameBot,
+    options: Any,
+    players: int,
+    view: View,
+    totals: list[int],
+    share: float,
+    margin: float,
+) -> float:
+    """What a playout is worth to the search (see the module docstring): the share of the
+    win and a soft sign of the margin when the hand ends the match, the chance that the
+    margin holds over the hands to come otherwise."""
+    after = bot.hands_after(options, players, view.hand_number, totals)
+    if after <= 0:
+        return share + bot.margin_weight * margin / (abs(margin) + bot.margin_scale)
+    # the margins of the hands to come as independent normal draws
+    return 0.5 * (1.0 + math.erf(margin / (bot.hand_spread * math.sqrt(2.0 * after))))
+
+
+def _outcome(ruleset: Ruleset[Any, Any], totals: list[int], seat: int) -> tuple[float, float]:
+    """The seat's share of the win and its margin over the best other total, given the
+    match ``totals``."""
     own = totals[seat]
     others = totals[:seat] + totals[seat + 1 :]
     if ruleset.low_wins:

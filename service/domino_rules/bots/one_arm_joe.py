@@ -56,9 +56,12 @@ from ..rules.one_arm_joe import (
     Tie,
 )
 from ..rules.tiles import MAX_PIP, double_n
-from .dealing import GameBot, Rollouts, Slot, deal_hidden, hidden_pool
+from .dealing import GameBot, Rollouts, deal_hands, hidden_pool
 
 __all__ = ["OneArmJoeBot", "play_key", "voids"]
+
+#: About the points a hand's winner scores (GREEDY against GREEDY, 2 players).
+_POINTS_A_HAND = 20.0
 
 
 def voids(view: View) -> dict[int, int]:
@@ -100,6 +103,16 @@ def play_key(
 class OneArmJoeBot(GameBot):
     ruleset_id = "one_arm_joe"
     margin_scale = 15.0
+    hand_spread = 27.0
+
+    def hands_after(
+        self, options: OneArmJoeOptions, players: int, hand_number: int, totals: list[int]
+    ) -> float:
+        target = options.target_score
+        if target <= 0:
+            return 0.0  # [OAJ-10] a single hand
+        # [OAJ-10] until a total reaches the target: the hand's winner scores some 20
+        return max(0.0, (target - max(totals)) / _POINTS_A_HAND)
 
     def deal_world(
         self,
@@ -114,7 +127,6 @@ class OneArmJoeBot(GameBot):
         me = view.seat
         assert me is not None
         pool = hidden_pool(self.ruleset.full_set(options), view.hand, table.line)
-        others = [s for s in range(players) if s != me]
         lacking = voids(view) if infer else {}
         top_double = -1
         if not table.line:
@@ -129,7 +141,6 @@ class OneArmJoeBot(GameBot):
                 t.high != pip and t.low != pip and not (t.is_double and t.code > top_double >= 0)
             )
 
-        slots = [Slot(view.hand_sizes[s], allows(s)) for s in others] + [Slot(view.stock)]
         open_end = table.open_end
         accept = None
         if view.stock == 0 and open_end is not None and not any(t.has(open_end) for t in view.hand):
@@ -138,15 +149,13 @@ class OneArmJoeBot(GameBot):
             def accept(parts: list[list[Tile]]) -> bool:
                 return any(t.has(open_end) for part in parts[:-1] for t in part)
 
-        parts = deal_hidden(pool, slots, rng, accept)
-        if parts is None:
+        dealt = deal_hands(view, players, pool, rng, allows, accept)
+        if dealt is None:
             return None
-        hands = [view.hand] * players
-        for seat, part in zip(others, parts, strict=False):
-            hands[seat] = tuple(sorted(part, key=_code))
+        hands, boneyard = dealt
         return OneArmJoeHandState(
-            hands=tuple(hands),
-            boneyard=tuple(parts[-1]),
+            hands=hands,
+            boneyard=boneyard,
             line=table.line,
             open_end=open_end,
             to_act=view.to_act if view.to_act is not None else me,
@@ -166,10 +175,6 @@ class OneArmJoeBot(GameBot):
 
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
         return _Playouts(match)
-
-
-def _code(tile: Tile) -> int:
-    return tile.code
 
 
 def _keys(

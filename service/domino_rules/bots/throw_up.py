@@ -54,7 +54,7 @@ from ..rules.throw_up import (
     ThrowUpTable,
     qualifying_totals,
 )
-from .dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
+from .dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
 
@@ -136,6 +136,13 @@ class ThrowUpBot(GameBot):
     margin_scale = 4.0
     margin_weight = 0.5
     candidates = 4
+    hand_spread = 6.7
+    playouts = 400  # its playouts are cheap, and twice as many choose better
+
+    def hands_after(
+        self, options: ThrowUpOptions, players: int, hand_number: int, totals: list[int]
+    ) -> float:
+        return options.hands_per_player * players - hand_number  # [THR-11]
 
     def deal_world(
         self,
@@ -151,17 +158,18 @@ class ThrowUpBot(GameBot):
         assert me is not None
         line = tuple(laid.tile for laid in table.line)
         pool = hidden_pool(self.ruleset.full_set(options), view.hand, line)
-        others = [s for s in range(players) if s != me]
         totals = frozenset(table.qualifying)
         left, right = table.left_end, table.right_end
         stuck = stuck_seats(view) if infer else {}
-        slots = []
-        for seat in others:
-            allows = None
-            if stuck.get(seat) == 0:
-                allows = lambda t: not layable(t, totals, left, right)  # noqa: E731
-            slots.append(Slot(view.hand_sizes[seat], allows))
-        slots.append(Slot(view.stock))
+
+        def allows(seat: int) -> Callable[[Tile], bool] | None:
+            if stuck.get(seat) != 0:
+                return None
+            return lambda t: not layable(t, totals, left, right)
+
+        # [THR-7] a seat that drew may hold one layable tile (the one drawn): the indices of
+        # their hands among the other seats' (as the deal lists them)
+        others = [s for s in range(players) if s != me]
         at_most_one = [i for i, seat in enumerate(others) if stuck.get(seat) == 1]
         ends = {left, right} if left is not None and right is not None else set()
         # [THR-9] not blocked: some hand matches an open end (this one's, or another's)
@@ -175,15 +183,13 @@ class ThrowUpBot(GameBot):
                 return any(t.high in ends or t.low in ends for part in parts[:-1] for t in part)
             return True
 
-        parts = deal_hidden(pool, slots, rng, accept)
-        if parts is None:
+        dealt = deal_hands(view, players, pool, rng, allows, accept)
+        if dealt is None:
             return None
-        hands = [view.hand] * players
-        for seat, part in zip(others, parts, strict=False):
-            hands[seat] = tuple(sorted(part, key=_code))
+        hands, boneyard = dealt
         return ThrowUpHandState(
-            hands=tuple(hands),
-            boneyard=tuple(parts[-1]),
+            hands=hands,
+            boneyard=boneyard,
             line=table.line,
             dice=table.dice,
             round=table.round,
@@ -211,10 +217,6 @@ class ThrowUpBot(GameBot):
 
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
         return _Playouts(match)
-
-
-def _code(tile: Tile) -> int:
-    return tile.code
 
 
 def _scorer(
@@ -326,6 +328,17 @@ class _Playouts(Rollouts):
         self.round, self.leader, self.to_act = state.round, state.leader, state.to_act
         self.pegs = list(state.pegs)
         self.idle, self.laid = state.idle_rounds, state.laid_this_round
+        self.throws: dict[tuple[int, int], tuple[int, ...]] = {}  # by (round, attempt)
+
+    def throw(self, number: int, attempt: int) -> tuple[int, ...]:
+        """The world's throw ``attempt`` of round ``number``, as the rules core throws it
+        (the same in every playout of the world)."""
+        key = (number, attempt)
+        dice = self.throws.get(key)
+        if dice is None:
+            label = f"dice/{self.hand_number}/{number}/{attempt}"
+            dice = self.throws[key] = rng.throw(self.seed, label, 3)
+        return dice
 
     def play(self, move: Move) -> tuple[int, ...]:
         players, leader, high_of, low_of, halves_of = (
@@ -391,7 +404,7 @@ class _Playouts(Rollouts):
                 return True
             number += 1
             for t in range(10_000):
-                thrown = rng.throw(self.seed, f"dice/{self.hand_number}/{number}/{t}", 3)
+                thrown = self.throw(number, t)
                 if not (self.rethrow and sorted(thrown) == sorted(dice)):
                     break
             dice, totals = thrown, _totals_bits(thrown)

@@ -51,9 +51,9 @@ from typing import Any
 from ..rules import EventKind, Match, Move, MoveKind, Tile, View
 from ..rules.tiles import red_pips, two_chinese_sets
 from ..rules.tiu_u import RedSixes, TiuUHandState, TiuUOptions, TiuUTable, matches
-from .dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
+from .dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
 
-__all__ = ["BIG_FISH", "TiuUBot", "fish_value", "lake_before_pass"]
+__all__ = ["BIG_FISH", "SAFE_SHIFT", "TiuUBot", "fish_value", "lake_before_pass"]
 
 #: [TU-9] a big fish has at least this many pips.
 BIG_FISH = 8
@@ -107,6 +107,12 @@ class TiuUBot(GameBot):
     margin_scale = 60.0
     margin_weight = 1.0
     candidates = 4
+    hand_spread = 106.0
+
+    def hands_after(
+        self, options: TiuUOptions, players: int, hand_number: int, totals: list[int]
+    ) -> float:
+        return options.hands - hand_number  # [TU-10]
 
     def deal_world(
         self,
@@ -129,33 +135,26 @@ class TiuUBot(GameBot):
             [t for caught in table.catches for t in caught.tiles],
             drawn,
         )
-        others = [s for s in range(players) if s != me]
         passed = lake_before_pass(view) if infer and not options.may_decline else None
-        slots = []
-        for seat in others:
-            allows = None
-            if passed is not None and passed[0] == seat:
-                lake, piles = passed[1], passed[2]
-                # [TU-5] it could neither capture nor pile
-                allows = lambda t, lake=lake, piles=piles: (  # noqa: E731
-                    t not in piles and not any(matches(t, x) for x in lake)
-                )
-            slots.append(Slot(view.hand_sizes[seat], allows))
-        slots.append(Slot(view.stock))
+
+        def allows(seat: int) -> Callable[[Tile], bool] | None:
+            if passed is None or passed[0] != seat:
+                return None
+            lake, piles = passed[1], passed[2]
+            # [TU-5] it could neither capture nor pile
+            return lambda t: t not in piles and not any(matches(t, x) for x in lake)
 
         def accept(parts: list[list[Tile]]) -> bool:
             # [TU-4] a pair of [6-6] is laid out at the deal
             return all(part.count(_SIX_SIX) <= 1 for part in parts[:-1])
 
-        parts = deal_hidden(pool, slots, rng, accept)
-        if parts is None:
+        dealt = deal_hands(view, players, pool, rng, allows, accept)
+        if dealt is None:
             return None
-        hands = [view.hand] * players
-        for seat, part in zip(others, parts, strict=False):
-            hands[seat] = tuple(sorted(part, key=_code))
+        hands, woodpile = dealt
         return TiuUHandState(
-            hands=tuple(hands),
-            woodpile=tuple(parts[-1]),
+            hands=hands,
+            woodpile=woodpile,
             lake=table.lake,
             piles=table.piles,
             catches=tuple(caught.tiles for caught in table.catches),
@@ -184,10 +183,6 @@ class TiuUBot(GameBot):
 
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
         return _Playouts(match)
-
-
-def _code(tile: Tile) -> int:
-    return tile.code
 
 
 def _seen(
@@ -323,6 +318,12 @@ class _Playouts(Rollouts):
             else:
                 small[seat] += gain
 
+        def pile(hand: list[int], tile: int) -> None:
+            """``tile``, from ``hand``, piled on its two copies in the lake [TU-7]."""
+            hand.remove(tile)
+            lake[tile] -= 2
+            piled[tile] = True
+
         def targets(tile: int) -> list[int]:
             """The distinct things ``tile`` can take, ascending."""
             found = [c for c in _MATCHING[tile] if lake[c]]
@@ -365,10 +366,7 @@ class _Playouts(Rollouts):
                 capture(seat, move.tile.code, move.target.code)
             elif kind is _PILE:
                 assert move.tile is not None
-                code = move.tile.code
-                hand.remove(code)
-                lake[code] -= 2
-                piled[code] = True
+                pile(hand, move.tile.code)
             draw(seat)
         seat = seat + 1 if seat + 1 < players else 0
         while drawn_at < end:
@@ -411,9 +409,7 @@ class _Playouts(Rollouts):
                 hand.remove(choice)
                 capture(seat, choice, choice_target)
             else:
-                hand.remove(choice)
-                lake[choice] -= 2
-                piled[choice] = True
+                pile(hand, choice)
             draw(seat)
             seat = seat + 1 if seat + 1 < players else 0
         # [TU-9] big fish 2 per pip, small fish their red pips rounded up to tens

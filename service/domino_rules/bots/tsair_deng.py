@@ -52,6 +52,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import EventKind, Match, Move, MoveKind, Tile, View
+from ..rules.tiles import sorted_tiles
 from ..rules.tsair_deng import (
     TsairDengHandState,
     TsairDengOptions,
@@ -69,6 +70,8 @@ __all__ = [
     "tops_by_number",
 ]
 
+#: About the points a seat scores in a hand (GREEDY against GREEDY).
+_POINTS_A_HAND = 30.0
 #: Random walks tried by :func:`covered_chain` before its backtracking search.
 CHAIN_TRIES = 20
 #: Steps the backtracking search of :func:`covered_chain` takes at most.
@@ -194,15 +197,20 @@ class _Chains:
                 backwards.append(code)
             else:
                 return [_TILES[code] for code in reversed(backwards)]
-        # the walks ran out of copies: a depth-first search, each step's tiles in random order
+        # the walks ran out of copies: a depth-first search, each step's tiles in random
+        # order, that remembers the positions it found no way back from
         left = self.available[:]
         backwards = []
+        dead: set[tuple[int, int, tuple[int, ...]]] = set()
         steps = 0
 
         def extend(k: int, pip: int) -> bool:
             nonlocal steps
             if k == 0:
                 return True
+            position = (k, pip, tuple(left))
+            if position in dead:
+                return False
             steps += 1
             if steps > CHAIN_STEPS:
                 return False
@@ -217,6 +225,8 @@ class _Chains:
                 backwards.pop()
                 if k not in fixed:
                     left[code] += 1
+            if steps <= CHAIN_STEPS:
+                dead.add(position)
             return False
 
         if not extend(played, open_pip):
@@ -255,6 +265,16 @@ def _key(move: Move, counts: list[int], open_pip: int | None) -> float:
 class TsairDengBot(GameBot):
     ruleset_id = "tsair_deng"
     margin_scale = 30.0
+    hand_spread = 19.0
+
+    def hands_after(
+        self, options: TsairDengOptions, players: int, hand_number: int, totals: list[int]
+    ) -> float:
+        target = options.target_score
+        if target <= 0:
+            return options.hands - hand_number  # [TD-10]
+        # [TD-10] until a total reaches the target: some 30 points a seat a hand
+        return max(0.0, (target - max(totals)) / _POINTS_A_HAND)
 
     def deal_world(
         self,
@@ -307,7 +327,7 @@ class TsairDengBot(GameBot):
             discards = [table.discards] * players
             at = 0
             for seat in others:
-                hands[seat] = tuple(sorted(parts[at], key=_code))
+                hands[seat] = sorted_tiles(parts[at])
                 if infer and seat == lacking:
                     discards[seat] = (*parts[at + 1], *parts[at + 2])
                     at += 3
@@ -321,7 +341,7 @@ class TsairDengBot(GameBot):
                 open_pip=open_pip,
                 to_act=view.to_act if view.to_act is not None else me,
                 leader=table.leader,
-                unused=tuple(sorted(parts[-1], key=_code)),
+                unused=sorted_tiles(parts[-1]),
             )
 
         return deal
@@ -347,10 +367,6 @@ class TsairDengBot(GameBot):
 
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
         return _Playouts(match)
-
-
-def _code(tile: Tile) -> int:
-    return tile.code
 
 
 def _choose(legal: tuple[Move, ...], hand: tuple[Tile, ...], open_pip: int | None) -> Move:

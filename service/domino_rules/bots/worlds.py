@@ -35,11 +35,22 @@ from .throw_up import ThrowUpBot
 from .tiu_u import TiuUBot
 from .tsair_deng import TsairDengBot
 
-__all__ = ["NoWorldError", "bot_for", "fabricated_history", "sample_world", "world_sampler"]
+__all__ = [
+    "WORLD_TRIES",
+    "NoWorldError",
+    "bot_for",
+    "fabricated_history",
+    "sample_world",
+    "world_sampler",
+]
 
 _BOTS: dict[str, GameBot] = {
     bot.ruleset_id: bot for bot in (OneArmJoeBot(), TsairDengBot(), TiuUBot(), ThrowUpBot())
 }
+
+
+#: Times a world's deal is tried (with and without the inferences) before giving up.
+WORLD_TRIES = 5
 
 
 class NoWorldError(ValueError):
@@ -94,8 +105,10 @@ def world_sampler(
 
     The deal keeps what the seat can infer (see each game bot); should no such deal be
     found, it is dealt again without the inferences from the last move (the rules'
-    own constraints always hold). Raises :class:`NoWorldError` when no deal agrees with
-    the view (here, or from the function for a deal).
+    own constraints always hold), and the two are tried :data:`WORLD_TRIES` times (a
+    deal draws at random and may give up where a deal exists). Raises
+    :class:`NoWorldError` when no deal agrees with the view (here, or from the function
+    for a deal).
     """
     bot = bot_for(ruleset)
     if bot is None:
@@ -112,9 +125,13 @@ def world_sampler(
     def sample(rng: random.Random) -> Match[Any, Any]:
         seed = f"bot-world-{rng.getrandbits(64):016x}"
         try:
-            state = deal(rng, True)
-            if state is None:
-                state = deal(rng, False)
+            state = None
+            for _ in range(WORLD_TRIES):
+                state = deal(rng, True)
+                if state is None:
+                    state = deal(rng, False)
+                if state is not None:
+                    break
         except ValueError as exc:
             raise NoWorldError(f"the view does not fit the set: {exc}") from None
         if state is None:
