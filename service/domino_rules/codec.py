@@ -38,6 +38,7 @@ from .v1 import domino_rules_pb2 as pb
 
 __all__ = [
     "BOT_LEVELS",
+    "GREEDY_HEURISTICS",
     "MAX_PLAYOUTS",
     "NOT_IN_MESSAGES",
     "ContractError",
@@ -258,10 +259,12 @@ def ruleset_to_pb(ruleset: Ruleset[Any, Any]) -> pb.RulesetInfo:
         if spec.maximum is not None:
             option.max = spec.maximum
     for level, text in BOT_LEVELS.items():
+        if level is bots.Level.GREEDY:
+            text = f"{text}: {GREEDY_HEURISTICS.get(ruleset.id, 'the first legal move')}"
         info.bots.add(
             level=pb.BotLevel.Value(level.name),
             description=text,
-            default_playouts=bots.DEFAULT_PLAYOUTS if level is bots.Level.STRONG else 0,
+            default_playouts=bots.default_playouts(ruleset) if level is bots.Level.STRONG else 0,
             max_playouts=MAX_PLAYOUTS if level is bots.Level.STRONG else 0,
         )
     return info
@@ -271,11 +274,21 @@ def ruleset_to_pb(ruleset: Ruleset[Any, Any]) -> pb.RulesetInfo:
 #: ``domino_rules.bots`` documents its sampling and its GREEDY heuristic).
 BOT_LEVELS = {
     bots.Level.RANDOM: "a uniform legal move",
-    bots.Level.GREEDY: "the ruleset's heuristic, one move deep (shed heavy tiles, keep "
-    "suits varied, take the biggest fish, lay the most tiles)",
+    bots.Level.GREEDY: "the ruleset's heuristic, one move deep",
     bots.Level.STRONG: "Monte Carlo search: each candidate move played out on worlds "
     "dealt at random consistently with what the seat sees; the move with the best "
     "expected share of the win",
+}
+#: Each ruleset's GREEDY heuristic in a sentence (its bot module has the details).
+GREEDY_HEURISTICS = {
+    "one_arm_joe": "of the matching tiles, the heaviest, a double when the seat can follow "
+    "it, keeping tiles that match the new end and pips of every kind",
+    "tsair_deng": "play rather than discard: the heaviest tile that keeps a match for the "
+    "open half; with no play, discard the lightest tile",
+    "tiu_u": "capture the biggest fish, but leave for later a fish nobody else can take; "
+    "pile a tile only when holding its fourth copy",
+    "throw_up": "the tile that lets the seat lay the most points this turn, then the one "
+    "that keeps the most tiles matching an end, then the heavier",
 }
 #: The largest STRONG budget a request may ask for: it bounds the work of one request.
 MAX_PLAYOUTS = min(bots.MAX_PLAYOUTS, 2_000)

@@ -81,3 +81,21 @@ def test_the_catalogue_lists_the_bot_levels(door: Door) -> None:
         assert set(levels) == {"RANDOM", "GREEDY", "STRONG"}
         assert levels["STRONG"]["default_playouts"] >= 1
         assert levels["STRONG"]["max_playouts"] >= levels["STRONG"]["default_playouts"]
+
+
+def test_strong_spends_the_budget_the_catalogue_gives(door: Door) -> None:
+    """With no ``playouts``, STRONG spends its ruleset's ``default_playouts`` (every move
+    gets at least one, so a little more when there are more moves than that)."""
+    for info in door.call("ListRulesets", {})["rulesets"]:
+        levels = {b["level"]: b for b in info["bots"]}
+        budget = levels["STRONG"]["default_playouts"]
+        players = info["min_players"]
+        state = new_game(door, info["id"], players, "catalogue-budget")["state"]
+        for _ in range(30):
+            legal = door.call("GetLegalMoves", {"state": state})
+            if len(legal["moves"]) > 1:
+                break
+            state = door.call("ApplyMove", {"state": state, "move": legal["moves"][0]})["state"]
+        answer = door.call("SuggestMove", {"state": state, "level": "STRONG"})
+        spent = sum(e.get("playouts", 0) for e in answer["estimates"])
+        assert budget - len(legal["moves"]) <= spent <= max(budget, len(legal["moves"]))

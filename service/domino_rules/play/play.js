@@ -1045,8 +1045,9 @@ function renderHint() {
     ui.hint.replaceChildren(h("p", { text: "The strong bot is thinking about your move…" }));
     return;
   }
-  const estimates = [...(hint.estimates || [])].sort((a, b) => b.value - a.value);
-  const searched = estimates.filter((e) => e.playouts > 0);
+  // the service lists the estimates best first (its ranking weighs points too, not only
+  // the share of wins shown)
+  const searched = (hint.estimates || []).filter((e) => e.playouts > 0);
   ui.hint.replaceChildren(
     h("p", {}, h("strong", { text: "Hint: " }), h("span", { text: `${capital(moveLabel(hint.move))}.` })),
     searched.length > 1
