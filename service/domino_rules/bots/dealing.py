@@ -219,6 +219,12 @@ class GameBot(abc.ABC):
         match ``totals``: 0 when that hand ends the match (the default: one-hand matches)."""
         return 0.0
 
+    @staticmethod
+    def hands_to_target(target: int, totals: list[int], points_a_hand: float) -> float:
+        """About how many hands a match played to ``target`` has left, when the leading
+        total grows by some ``points_a_hand`` a hand; 0 once a total has reached it."""
+        return max(0.0, (target - max(totals)) / points_a_hand)
+
     def __init__(self) -> None:
         self.ruleset: Ruleset[Any, Any] = get(self.ruleset_id)
 

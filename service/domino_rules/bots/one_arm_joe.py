@@ -112,7 +112,7 @@ class OneArmJoeBot(GameBot):
         if target <= 0:
             return 0.0  # [OAJ-10] a single hand
         # [OAJ-10] until a total reaches the target: the hand's winner scores some 20
-        return max(0.0, (target - max(totals)) / _POINTS_A_HAND)
+        return self.hands_to_target(target, totals, _POINTS_A_HAND)
 
     def deal_world(
         self,

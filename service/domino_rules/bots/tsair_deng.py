@@ -274,7 +274,7 @@ class TsairDengBot(GameBot):
         if target <= 0:
             return options.hands - hand_number  # [TD-10]
         # [TD-10] until a total reaches the target: some 30 points a seat a hand
-        return max(0.0, (target - max(totals)) / _POINTS_A_HAND)
+        return self.hands_to_target(target, totals, _POINTS_A_HAND)
 
     def deal_world(
         self,
