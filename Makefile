@@ -40,6 +40,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/inprocess.py
 	$(BIN)/python bench/tokens.py
 	$(BIN)/python bench/doors.py
+	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/servers.py
 
 tournament: $(VENV)/.installed-bench
