@@ -13,6 +13,13 @@ change in the machine's load falls on all of them alike):
 * ``check_match`` of one mid-hand state per ruleset (4 players; Throw-up: 3), a fresh
   copy of the state each time (nothing computed for an earlier check is reused).
 
+With ``--instructions``, the same comparison is also made in instructions per move, as
+valgrind's callgrind counts them (each side plays a fixed number of games in a process
+of its own, twice, and the two counts are subtracted, so start-up and first-game costs
+cancel out; ``PYTHONHASHSEED=0``). Unlike CPU time, the count is the same on every run of
+the same code whatever else the machine does, so it tells a small change from noise;
+what it does not count is time lost to cache misses, so the two ratios can differ.
+
 Both sides play through one playout loop (:data:`PLAYOUT`). It is compiled once for each
 side with that side's own expressions for a new game, its legal moves, applying a move
 and the end of a game, so that neither pays for an adapter call the other does not.
@@ -21,6 +28,7 @@ Usage (from the repository root, in the project's environment)::
 
     python bench/inprocess.py                      # 0.5 s per measurement, 5 rounds
     python bench/inprocess.py --seconds 1 --rounds 7
+    python bench/inprocess.py --instructions      # also count instructions (valgrind)
     python bench/inprocess.py --json > inprocess.json
 
 The ``dominoes`` library is optional: without it the comparison is skipped and said so.
@@ -34,7 +42,10 @@ import importlib
 import json
 import os
 import random
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -53,9 +64,10 @@ MATCH_FIELDS = tuple(f.name for f in dataclasses.fields(Match))
 
 #: The one playout loop: ``new``, ``over``, ``legal`` and ``apply`` are each side's
 #: expressions (``apply`` a statement). Games are played until ``seconds`` of CPU time
-#: have passed, game ``n`` with its own seed and its moves chosen by ``random.Random(n)``.
+#: have passed (or ``games`` games), game ``n`` with its own seed and its moves chosen by
+#: ``random.Random(n)``.
 PLAYOUT = """
-def playouts(seconds):
+def playouts(seconds, games=-1):
     moves = 0
     n = 0
     start = process_time()
@@ -68,21 +80,21 @@ def playouts(seconds):
             moves += 1
         n += 1
         spent = process_time() - start
-        if spent >= seconds:
+        if spent >= seconds or n == games:
             return spent, moves, n
 """
 
 
-def _compile(side: str, env: dict[str, Any], **parts: str) -> Callable[[float], Any]:
+def _compile(side: str, env: dict[str, Any], **parts: str) -> Callable[..., Any]:
     """:data:`PLAYOUT` with ``parts`` filled in, compiled in ``env``."""
     source = PLAYOUT.format(**parts)
     namespace = {"process_time": time.process_time, "Random": random.Random, **env}
     exec(compile(source, f"<playouts of {side}>", "exec"), namespace)
-    playouts: Callable[[float], Any] = namespace["playouts"]
+    playouts: Callable[..., Any] = namespace["playouts"]
     return playouts
 
 
-def ruleset_playouts(ruleset_id: str) -> Callable[[float], Any]:
+def ruleset_playouts(ruleset_id: str) -> Callable[..., Any]:
     ruleset = rules.get(ruleset_id)
     options = ruleset.make_options({})
     players = min(PLAYERS, ruleset.player_range(options)[1])
@@ -105,7 +117,7 @@ def ruleset_playouts(ruleset_id: str) -> Callable[[float], Any]:
     )
 
 
-def library_playouts(module: Any) -> Callable[[float], Any]:
+def library_playouts(module: Any) -> Callable[..., Any]:
     """The library's game: its deal shuffles with the global generator, seeded per game."""
     env = {"Game": module.Game, "seed": random.seed}
     return _compile(
@@ -156,7 +168,7 @@ def mid_hand(ruleset_id: str, seed: str = "bench/mid-hand") -> tuple[Any, Match[
     return ruleset, play(length // 2)[0]
 
 
-def check_timer(ruleset_id: str) -> Callable[[float], Any]:
+def check_timer(ruleset_id: str) -> Callable[..., Any]:
     ruleset, match = mid_hand(ruleset_id)
     values = [getattr(match, name) for name in MATCH_FIELDS]
     check = ruleset.check_match
@@ -178,7 +190,7 @@ def check_timer(ruleset_id: str) -> Callable[[float], Any]:
 def measure(seconds: float, rounds: int) -> dict[str, Any]:
     library, library_note = load_library()
     ruleset_ids = [r.id for r in rules.all_rulesets()]
-    items: dict[str, Callable[[float], Any]] = {
+    items: dict[str, Callable[..., Any]] = {
         f"move/{rid}": ruleset_playouts(rid) for rid in ruleset_ids
     }
     if library is not None:
@@ -214,6 +226,64 @@ def measure(seconds: float, rounds: int) -> dict[str, Any]:
     return result
 
 
+#: Games each side plays under callgrind (``--instructions``): the counts of the first
+#: and of the second are subtracted, so start-up and first-game costs cancel out.
+INSTRUCTION_GAMES = {"one_arm_joe": (10, 70), LIBRARY: (30, 230)}
+
+
+def play_games(side: str, games: int) -> int:
+    """Play ``games`` games of ``side`` (``one_arm_joe`` or the library) through the
+    playout loop; the moves played."""
+    if side == LIBRARY:
+        library, note = load_library()
+        if library is None:
+            raise SystemExit(note)
+        run = library_playouts(library)
+    else:
+        run = ruleset_playouts(side)
+    if games == 0:
+        return 0
+    _spent, moves, _games = run(float("inf"), games)
+    return int(moves)
+
+
+def _instructions(side: str, games: int) -> tuple[int, int]:
+    """Instructions executed (valgrind's callgrind) by a process that plays ``games``
+    games of ``side``, and the moves it played."""
+    command = [
+        "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+        sys.executable, __file__, "--play", side, str(games),
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONHASHSEED": "0"}  # the same hashes, so the same count
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    if collected is None:
+        raise RuntimeError(f"callgrind printed no count: {done.stderr[-500:]}")
+    return int(collected.group(1)), int(done.stdout.split()[-1])
+
+
+def instruction_comparison() -> dict[str, Any]:
+    """Instructions per move of 4-player One Arm Joe and of the library's game, counted
+    by callgrind: the same on every run of the same code, whatever the machine's load."""
+    if shutil.which("valgrind") is None:
+        return {"skipped": "valgrind is not installed"}
+    library, note = load_library()
+    if library is None:
+        return {"skipped": note}
+    per_move = {}
+    for side, (first, second) in INSTRUCTION_GAMES.items():
+        count_1, moves_1 = _instructions(side, first)
+        count_2, moves_2 = _instructions(side, second)
+        per_move[side] = (count_2 - count_1) / (moves_2 - moves_1)
+    ratio = per_move[LIBRARY] / per_move["one_arm_joe"]
+    return {
+        "library_per_move": per_move[LIBRARY],
+        "one_arm_joe_per_move": per_move["one_arm_joe"],
+        "ratio": ratio,
+        "passed": ratio >= TARGET,
+    }
+
+
 def report(result: dict[str, Any]) -> str:
     lines = [
         f"load average at start: {_load(result['load_start'])}",
@@ -234,6 +304,16 @@ def report(result: dict[str, Any]) -> str:
             f"One Arm Joe, 4 players:          {comparison['one_arm_joe_us_per_move']:.2f} us/move",
             f"ratio {comparison['ratio']:.2f}x (target >= {TARGET}x): {verdict}",
         ]
+    counted = result.get("instructions")
+    if counted is not None and "skipped" in counted:
+        lines.append(f"instruction counts skipped: {counted['skipped']}")
+    elif counted is not None:
+        verdict = "PASS" if counted["passed"] else "FAIL"
+        lines += [
+            f"instructions per move (callgrind): {LIBRARY} {counted['library_per_move']:,.0f}, "
+            f"One Arm Joe {counted['one_arm_joe_per_move']:,.0f}: "
+            f"ratio {counted['ratio']:.2f}x (target >= {TARGET}x): {verdict}",
+        ]
     lines += ["", "microseconds per check_match of a mid-hand state (fresh object each time)"]
     for rid, us in result["us_per_check"].items():
         lines.append(f"  {rid:<14} {us:8.2f}")
@@ -251,12 +331,23 @@ def main(argv: list[str] | None = None) -> int:
         "--seconds", type=float, default=0.5, help="CPU seconds per measurement (0.5)"
     )
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (5)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count instructions per move with valgrind (about a minute more)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--play", nargs=2, metavar=("SIDE", "GAMES"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.play:
+        print(play_games(args.play[0], int(args.play[1])))
+        return 0
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be positive and --rounds at least 1")
     load_start = list(os.getloadavg())
     result = measure(args.seconds, args.rounds)
+    if args.instructions:
+        result["instructions"] = instruction_comparison()
     result.update(
         seconds=args.seconds,
         rounds=args.rounds,
