@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import collections
 import contextlib
 import json
 import os
@@ -102,6 +103,8 @@ def serve(door: str, answers: str, requests_file: str) -> int:
         pb.ApplyMoveRequest.FromString(base64.b64decode(line))
         for line in Path(requests_file).read_text().split()
     ]
+    # a port reserved as serve's supervisor reserves it: gRPC binds it too (SO_REUSEPORT),
+    # gunicorn serves on this socket
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     listener.bind(("127.0.0.1", 0))
@@ -143,12 +146,17 @@ def started(door: str, answers: str, requests_file: str, keys: str) -> Iterator[
         command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     assert process.stdout is not None and process.stderr is not None
-    drain = threading.Thread(target=process.stderr.read, daemon=True)  # the access lines
-    drain.start()
+    stderr = process.stderr
+    last_lines: collections.deque[str] = collections.deque(maxlen=20)
+    # the access lines, read as serve's are, the last few kept for a failed start
+    reader = threading.Thread(target=lambda: last_lines.extend(stderr), daemon=True)
+    reader.start()
     try:
         line = process.stdout.readline()
         if not line:
-            raise RuntimeError(f"the {answers} {door} server did not start")
+            process.wait(30)
+            reader.join(5)
+            raise RuntimeError(f"the {answers} {door} server did not start:\n{''.join(last_lines)}")
         yield int(line), process.pid
     finally:
         process.terminate()
