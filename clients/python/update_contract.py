@@ -9,7 +9,8 @@ and googleapis' ``google.rpc`` messages:
   ``google.api.http`` options, which a gRPC client does not use, and their import);
 - ``google/rpc/status.proto`` (it imports ``google/protobuf/any.proto``, which every
   protobuf runtime carries);
-- ``google/rpc/error_details.proto``, only its ``ErrorInfo``.
+- ``google/rpc/error_details.proto``, only its ``ErrorInfo`` and ``RetryInfo`` (it
+  imports ``google/protobuf/duration.proto``, also in every runtime).
 
 Run it with the service installed (its ``domino_rules.v1`` package) after a contract
 change; a test fails while the file is stale::
@@ -41,10 +42,9 @@ def contract() -> bytes:
     details = descriptor_pb2.FileDescriptorProto.FromString(
         error_details_pb2.DESCRIPTOR.serialized_pb
     )
-    kept = [m for m in details.message_type if m.name == "ErrorInfo"]
+    kept = [m for m in details.message_type if m.name in ("ErrorInfo", "RetryInfo")]
     del details.message_type[:]
     details.message_type.extend(kept)
-    del details.dependency[:]
     files = descriptor_pb2.FileDescriptorSet(file=[rules, status, details])
     return files.SerializeToString(deterministic=True)
 

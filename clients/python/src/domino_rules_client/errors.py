@@ -37,6 +37,7 @@ GRPC_CODES: dict[int, str] = {
 }
 
 ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo"
+RETRY_INFO_TYPE = "type.googleapis.com/google.rpc.RetryInfo"
 
 
 class Reason(enum.StrEnum):
@@ -69,6 +70,12 @@ class Reason(enum.StrEnum):
     #: a SuggestMove budget below 1 or over the ruleset's ``max_playouts``.
     BAD_PLAYOUTS = "BAD_PLAYOUTS"
 
+    # -- the bots (SuggestMove)
+    #: RESOURCE_EXHAUSTED: the bots are busy; try again after ``error.retry_after`` s.
+    OVERLOADED = "OVERLOADED"
+    #: DEADLINE_EXCEEDED: the call's deadline passed before the search could end.
+    DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"
+
     # -- the transport and the server
     #: RESOURCE_EXHAUSTED (REST 413, 414, 431): a request past the size limits.
     REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
@@ -95,7 +102,9 @@ class DominoRulesError(Exception):
     - ``http_status``: the HTTP status over REST, ``None`` over gRPC or with no answer;
     - ``metadata``: the ``ErrorInfo`` metadata;
     - ``request_id``: the ``x-request-id`` of the call, when the answer carried one:
-      quote it when reporting a problem.
+      quote it when reporting a problem;
+    - ``retry_after``: seconds to wait before trying again, when the service says so
+      (``OVERLOADED``), else ``None``.
     """
 
     def __init__(
@@ -107,6 +116,7 @@ class DominoRulesError(Exception):
         *,
         metadata: Mapping[str, str] | None = None,
         request_id: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(f"{code} {reason}: {message}" if reason else f"{code}: {message}")
         self.code = code
@@ -115,6 +125,7 @@ class DominoRulesError(Exception):
         self.http_status = http_status
         self.metadata: dict[str, str] = dict(metadata or {})
         self.request_id = request_id
+        self.retry_after = retry_after
 
     @property
     def grpc_code(self) -> str:
@@ -129,7 +140,12 @@ class DominoRulesError(Exception):
 
     @classmethod
     def from_body(
-        cls, http_status: int, body: bytes, *, request_id: str | None = None
+        cls,
+        http_status: int,
+        body: bytes,
+        *,
+        request_id: str | None = None,
+        retry_after: float | None = None,
     ) -> DominoRulesError:
         """The error of a REST ``{code, message, details}`` body; a body that is not one
         (a proxy's HTML page, say) still gives an error with the HTTP status."""
@@ -145,19 +161,22 @@ class DominoRulesError(Exception):
                 text or f"HTTP {http_status}",
                 http_status,
                 request_id=request_id,
+                retry_after=retry_after,
             )
         code = data["code"]
         name = GRPC_CODES.get(code, str(code)) if isinstance(code, int) else str(code)
         reason, metadata = "", {}
         details = data.get("details")
-        if isinstance(details, list):
-            for detail in details:
-                if isinstance(detail, dict) and detail.get("@type") == ERROR_INFO_TYPE:
-                    reason = str(detail.get("reason", ""))
-                    raw = detail.get("metadata")
-                    if isinstance(raw, dict):
-                        metadata = {str(k): str(v) for k, v in raw.items()}
-                    break
+        for detail in details if isinstance(details, list) else ():
+            if not isinstance(detail, dict):
+                continue
+            if detail.get("@type") == ERROR_INFO_TYPE and not reason:
+                reason = str(detail.get("reason", ""))
+                raw = detail.get("metadata")
+                if isinstance(raw, dict):
+                    metadata = {str(k): str(v) for k, v in raw.items()}
+            elif detail.get("@type") == RETRY_INFO_TYPE:
+                retry_after = _seconds(detail.get("retry_delay")) or retry_after
         return cls(
             name,
             reason,
@@ -165,7 +184,18 @@ class DominoRulesError(Exception):
             http_status,
             metadata=metadata,
             request_id=request_id,
+            retry_after=retry_after,
         )
+
+
+def _seconds(value: object) -> float | None:
+    """A JSON ``google.protobuf.Duration`` (``"1.500s"``) in seconds."""
+    if isinstance(value, str) and value.endswith("s"):
+        try:
+            return float(value[:-1])
+        except ValueError:
+            return None
+    return None
 
 
 def _code_for_http(status: int) -> str:

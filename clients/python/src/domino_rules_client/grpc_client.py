@@ -19,13 +19,14 @@ from google.protobuf import (
     any_pb2,
     descriptor_pb2,
     descriptor_pool,
+    duration_pb2,
     json_format,
     message,
     message_factory,
 )
 
 from ._base import DEFAULT_TIMEOUT, BaseClient
-from .errors import ERROR_INFO_TYPE, DominoRulesError
+from .errors import ERROR_INFO_TYPE, RETRY_INFO_TYPE, DominoRulesError
 
 __all__ = ["SERVICE", "DominoRulesGrpcClient"]
 
@@ -111,6 +112,7 @@ def _serialize(request: message.Message) -> bytes:
 def _pool() -> descriptor_pool.DescriptorPool:
     pool = descriptor_pool.DescriptorPool()
     pool.AddSerializedFile(any_pb2.DESCRIPTOR.serialized_pb)
+    pool.AddSerializedFile(duration_pb2.DESCRIPTOR.serialized_pb)
     data = resources.files(__package__).joinpath("contract.binpb").read_bytes()
     for file in descriptor_pb2.FileDescriptorSet.FromString(data).file:
         pool.Add(file)
@@ -136,16 +138,18 @@ def _error(error: grpc.RpcError) -> DominoRulesError:
     call = cast(grpc.Call, error)
     code = call.code()
     name = code.name if code is not None else "UNKNOWN"
-    reason, metadata = "", {}
+    reason, metadata, retry_after = "", {}, None
     for key, value in _pairs(call.trailing_metadata()):
         if key == _STATUS_DETAILS and isinstance(value, bytes):
             try:
                 status: Any = _message("google.rpc.Status").FromString(value)
                 for detail in status.details:
-                    if detail.type_url == ERROR_INFO_TYPE:
+                    if detail.type_url == ERROR_INFO_TYPE and not reason:
                         info: Any = _message("google.rpc.ErrorInfo").FromString(detail.value)
                         reason, metadata = info.reason, dict(info.metadata)
-                        break
+                    elif detail.type_url == RETRY_INFO_TYPE:
+                        retry: Any = _message("google.rpc.RetryInfo").FromString(detail.value)
+                        retry_after = retry.retry_delay.ToNanoseconds() / 1e9
             except message.DecodeError:
                 pass
     request_id = next((v for k, v in _pairs(call.initial_metadata()) if k == "x-request-id"), None)
@@ -155,6 +159,7 @@ def _error(error: grpc.RpcError) -> DominoRulesError:
         call.details() or "",
         metadata=metadata,
         request_id=request_id if isinstance(request_id, str) else None,
+        retry_after=retry_after,
     )
 
 

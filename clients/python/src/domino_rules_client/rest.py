@@ -88,7 +88,10 @@ class DominoRulesClient(BaseClient):
         except urllib.error.HTTPError as error:
             with error:
                 raise DominoRulesError.from_body(
-                    error.code, error.read(), request_id=error.headers.get("x-request-id")
+                    error.code,
+                    error.read(),
+                    request_id=error.headers.get("x-request-id"),
+                    retry_after=_retry_after(error.headers.get("retry-after")),
                 ) from None
         except TimeoutError:
             raise _timed_out(url, timeout, self.timeout) from None
@@ -116,3 +119,11 @@ class DominoRulesClient(BaseClient):
 def _timed_out(url: str, timeout: float | None, default: float) -> DominoRulesError:
     seconds = default if timeout is None else timeout
     return DominoRulesError("DEADLINE_EXCEEDED", "", f"{url}: no answer within {seconds} s")
+
+
+def _retry_after(value: str | None) -> float | None:
+    """A ``Retry-After`` header in seconds (its date form is not used by the service)."""
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
