@@ -60,6 +60,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .rules import Match, Ruleset, Tile
+from .rules.base import MAX_EVENTS, MAX_HANDS, frozen_builder
 from .rules.tiles import MAX_PIP
 
 __all__ = ["PackError", "Packed", "fingerprint", "pack", "unpack"]
@@ -69,8 +70,14 @@ _GAME_ID = 12
 _DEFLATED = 1
 #: Payloads longer than this are deflated when that makes them smaller.
 _DEFLATE_OVER = 320
-#: The most a deflated payload may grow to (a token is at most 64 KiB).
-_MAX_INFLATED = 256 * 1024
+#: The most a deflated payload may grow to: as much as a token may hold (64 KiB). The
+#: largest state play can reach (1,000 hands of history, see ``MAX_HANDS``) packs to
+#: less than half of it.
+_MAX_INFLATED = 64 * 1024
+#: The most items any tuple of a state holds, unless its field has a bound of its own
+#: (``_limits``): hands, tiles, seats and dice are all far fewer (a set has at most
+#: 190 tiles, a table at most 9 seats). Counts are checked before items are read.
+_MAX_ITEMS = 256
 
 
 class PackError(ValueError):
@@ -229,28 +236,79 @@ def _ints(out: bytearray, items: tuple[int, ...]) -> None:
             _svarint(out, x)
 
 
+#: A zigzag varint of one byte, decoded, by the byte.
+_ZIGZAG = tuple((b >> 1) ^ -(b & 1) for b in range(128))
+
+
 def _read_ints(data: bytes, pos: int) -> tuple[tuple[int, ...], int]:
     head, pos = _read_uvarint(data, pos)
     n, mode = head >> 2, head & 3
+    if n > _MAX_ITEMS:
+        raise PackError(f"a list of numbers holds {n} items; the most is {_MAX_ITEMS}")
     if mode == 2:
         k, pos = _read_uvarint(data, pos)
-        if n > len(data) * 64 or k > n or pos + 2 * k > len(data):
+        end = pos + 2 * k
+        if k > n or end > len(data):
             raise PackError("the state is truncated")
         items = [0] * n
-        for _ in range(k):
-            i, pos = _read_uvarint(data, pos)
+        pairs = data[pos:end]
+        if pairs.isascii():  # every index and value one byte: the usual case
+            for j in range(0, 2 * k, 2):
+                i = pairs[j]
+                if i >= n:
+                    raise PackError("a sparse index is out of range")
+                items[i] = _ZIGZAG[pairs[j + 1]]
+            return tuple(items), end
+        flat = _uvarints(data, pos, 2 * k)
+        pos = flat.pop()
+        for j in range(0, 2 * k, 2):
+            i, z = flat[j], flat[j + 1]
             if i >= n:
                 raise PackError("a sparse index is out of range")
-            items[i], pos = _read_svarint(data, pos)
+            items[i] = (z >> 1) ^ -(z & 1)
         return tuple(items), pos
-    if pos + n > len(data) or mode == 3:
+    end = pos + n
+    if end > len(data) or mode == 3:
         raise PackError("the state is truncated")
-    read = _read_uvarint if mode == 1 else _read_svarint
-    out = []
-    for _ in range(n):
-        x, pos = read(data, pos)
-        out.append(x)
+    chunk = data[pos:end]
+    if chunk.isascii():  # every item one byte: decoded without a call per item
+        return (tuple(chunk) if mode == 1 else tuple(map(_ZIGZAG.__getitem__, chunk))), end
+    out = _uvarints(data, pos, n)
+    pos = out.pop()
+    if mode == 0:
+        out = [(x >> 1) ^ -(x & 1) for x in out]
     return tuple(out), pos
+
+
+def _uvarints(data: bytes, pos: int, n: int) -> list[int]:
+    """``n`` unsigned varints from ``pos``, then the position after them (one loop, no
+    call per number)."""
+    out: list[int] = []
+    append = out.append
+    size = len(data)
+    for _ in range(n):
+        if pos >= size:
+            raise PackError("the state is truncated")
+        b = data[pos]
+        pos += 1
+        if b < 0x80:
+            append(b)
+            continue
+        x, shift = b & 0x7F, 7
+        while True:
+            if pos >= size:
+                raise PackError("the state is truncated")
+            b = data[pos]
+            pos += 1
+            x |= (b & 0x7F) << shift
+            if b < 0x80:
+                break
+            shift += 7
+            if shift > 63:
+                raise PackError("a number is too long")
+        append(x)
+    append(pos)
+    return out
 
 
 def _tiles(out: bytearray, tiles: tuple[Tile, ...]) -> None:
@@ -308,6 +366,8 @@ class _Compiler:
             "_rtile": _read_tile,
             "PackError": PackError,
             "BY_CODE": _BY_CODE,
+            "ZZ": _ZIGZAG.__getitem__,
+            "MAX_ITEMS": _MAX_ITEMS,
         }
         self.done: dict[Any, str] = {}
         self.sources: list[str] = []
@@ -369,8 +429,12 @@ class _Compiler:
             ]
         return [f"{self.dataclass(hint)[0]}(out, {v})"]
 
-    def unpack_value(self, hint: Any, x: str) -> list[str]:
-        """Statements reading one value of ``hint`` at ``pos`` into ``x``."""
+    def unpack_value(
+        self, hint: Any, x: str, limit: str = "MAX_ITEMS", what: str = ""
+    ) -> list[str]:
+        """Statements reading one value of ``hint`` at ``pos`` into ``x``. A tuple's count
+        is checked against ``limit`` (an expression) before any item is read; ``what``
+        names the field in the message (``"(history) "``)."""
         inner = _optional(hint)
         if inner is not None:
             return [
@@ -378,7 +442,7 @@ class _Compiler:
                 "flag = data[pos]; pos += 1",
                 f"if flag == 0: {x} = None",
                 "elif flag == 1:",
-                *("    " + line for line in self.unpack_value(inner, x)),
+                *("    " + line for line in self.unpack_value(inner, x, limit, what)),
                 "else: raise PackError('a presence flag is not 0 or 1')",
             ]
         if hint is int:
@@ -410,15 +474,28 @@ class _Compiler:
                     "else: n, pos = _ru(data, pos)",
                     "end = pos + n",
                     "if end > len(data): raise PackError('the state is truncated')",
+                    f"if n > {limit}: raise PackError(f'a list {what}holds {{n}} tiles; "
+                    f"the most is {{{limit}}}')",
                     f"{x} = tuple([BY_CODE[c] for c in data[pos:end]]); pos = end",
                 ]
             if item is int:
-                return [f"{x}, pos = _rints(data, pos)"]
+                return [  # a short dense list of one-byte numbers inline, else _rints
+                    "b = data[pos]",
+                    "if b < 128 and not b & 2:",
+                    "    end = pos + 1 + (b >> 2)",
+                    "    chunk = data[pos + 1 : end]",
+                    "    if end <= len(data) and chunk.isascii():",
+                    f"        {x} = tuple(chunk) if b & 1 else tuple(map(ZZ, chunk)); pos = end",
+                    f"    else: {x}, pos = _rints(data, pos)",
+                    f"else: {x}, pos = _rints(data, pos)",
+                ]
             n, items, y = self.name("n"), self.name("items"), self.name("y")
             return [
                 f"{n} = data[pos]",
                 f"if {n} < 128: pos += 1",
                 f"else: {n}, pos = _ru(data, pos)",
+                f"if {n} > {limit}: raise PackError(f'a list {what}holds {{{n}}} items; "
+                f"the most is {{{limit}}}')",
                 f"if {n} > len(data) - pos: raise PackError('the state is truncated')",
                 f"{items} = []",
                 f"for _ in range({n}):",
@@ -430,7 +507,15 @@ class _Compiler:
 
     # ---- dataclasses: one packer and one unpacker function each
 
-    def dataclass(self, cls: Any, bound: dict[str, Any] | None = None) -> tuple[str, str]:
+    def dataclass(
+        self,
+        cls: Any,
+        bound: dict[str, Any] | None = None,
+        limits: dict[str, str] | None = None,
+    ) -> tuple[str, str]:
+        """The packer and unpacker of ``cls`` (``bound``: the types of its generic fields;
+        ``limits``: for a tuple field, an expression of the fields before it that bounds
+        its count, instead of ``MAX_ITEMS``)."""
         key = (cls, tuple(sorted((bound or {}).items(), key=lambda kv: kv[0])))
         if key in self.done:
             return self.done[key], "un" + self.done[key]
@@ -469,7 +554,9 @@ class _Compiler:
         ]
         self.sources.append("\n".join(pack))
 
-        cls_name = self.const(cls, "CLS")
+        # frozen dataclasses without slots are built by setting their dict at once
+        plain = "__slots__" not in cls.__dict__ and not hasattr(cls, "__post_init__")
+        cls_name = self.const(frozen_builder(cls) if plain else cls, "CLS")
         unpack = [
             f"def un{fn}(data, pos):",
             "    mask = data[pos]",
@@ -499,9 +586,11 @@ class _Compiler:
                 empty = "()"
             else:
                 empty = "None"  # a nested dataclass is always present
+            limit = (limits or {}).get(name, "MAX_ITEMS")
+            what = f"({name}) " if limits and name in limits else ""
             unpack += [
                 f"    if mask & {1 << i}:",
-                *("        " + s for s in self.unpack_value(hint, x)),
+                *("        " + s for s in self.unpack_value(hint, x, limit, what)),
                 "    else:",
                 f"        {x} = {empty}",
             ]
@@ -513,20 +602,35 @@ class _Compiler:
         self.sources.append("\n".join(unpack))
         return fn, "un" + fn
 
-    def build(self, cls: type, bound: dict[str, Any]) -> tuple[_Packer, _Unpacker]:
-        pack, unpack = self.dataclass(cls, bound)
+    def build(
+        self, cls: type, bound: dict[str, Any], limits: dict[str, str] | None = None
+    ) -> tuple[_Packer, _Unpacker]:
+        pack, unpack = self.dataclass(cls, bound, limits)
         code = "\n\n".join(self.sources)
         exec(compile(code, f"<packing of {cls.__name__}>", "exec"), self.env)
         return self.env[pack], self.env[unpack]
 
 
 @functools.cache
-def _layout(options: type, hand_state: type) -> tuple[_Packer, _Unpacker]:
-    return _Compiler().build(Match, {"options": options, "hand_state": hand_state})
-
-
 def _layout_of(ruleset: Ruleset[Any, Any]) -> tuple[_Packer, _Unpacker]:
-    return _layout(ruleset.options_type, ruleset.hand_state_type)
+    """The packer and unpacker of a ruleset's match. The unpacker bounds the history by
+    the hands a match of its options can have, no more than its hand number
+    (:meth:`~domino_rules.rules.Ruleset.max_hands`), and the events by ``MAX_EVENTS``:
+    both counts are checked before an item is read."""
+    compiler = _Compiler()
+
+    def hands(players: int, options: Any, hand_number: int) -> int:
+        # the options and players are the token's own, not checked yet: arithmetic only
+        return max(0, min(hand_number, ruleset.max_hands(options, players), MAX_HANDS))
+
+    compiler.env["HANDS"] = hands
+    compiler.env["MAX_EVENTS"] = MAX_EVENTS
+    bound = {"options": ruleset.options_type, "hand_state": ruleset.hand_state_type}
+    limits = {
+        "history": "HANDS(f_players, f_options, f_hand_number)",
+        "last_events": "MAX_EVENTS",
+    }
+    return compiler.build(Match, bound, limits)
 
 
 @functools.cache

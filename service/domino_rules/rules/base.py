@@ -25,9 +25,14 @@ the one passed in. Every hand state has ``hands`` (one sorted tuple of tiles per
 Framework decisions that bound every match, whatever its options (no play reaches them
 in practice, and they keep the work of a request bounded):
 
-* a match ends after hand :data:`MAX_HANDS` (100 000) at the latest;
-* a move produces at most :data:`MAX_EVENTS` events (only a run of thousands of void
-  deals or tied throws, with a probability far below 10**-100, would produce more).
+* a match ends after hand :data:`MAX_HANDS` (1 000, the longest match an option asks
+  for: Tiu U's and Tsair Deng's ``hands``) at the latest; only a match played to a
+  target score can reach it, through a long run of hands that score nothing or little;
+* a move produces at most :data:`MAX_EVENTS` (1 000) events: a deal is tried
+  :data:`MAX_DEAL_ATTEMPTS` (100) times at most and a throw of the dice repeated
+  ``throw_up.MAX_THROWS`` (100) times at most (a run of 100 void deals or tied throws
+  has a probability below 10**-60), so a move's events are at most 100 redeals and
+  400 throws of three seats, and a few dozen others.
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ from .errors import (
 from .tiles import MAX_PIP, SetCodes, Tile, set_codes
 
 __all__ = [
+    "MAX_COUNT",
     "MAX_DEAL_ATTEMPTS",
     "MAX_EVENTS",
     "MAX_HANDS",
@@ -97,12 +103,15 @@ __all__ = [
     "replace_at",
 ]
 
-#: A match ends after this hand at the latest (see the module docstring).
-MAX_HANDS = 100_000
-#: At most this many events in one move (``last_events``).
-MAX_EVENTS = 10_000
+#: A match ends after this hand at the latest (see the module docstring). It bounds a
+#: token's history, and so the work of opening one (:meth:`Ruleset.max_hands`).
+MAX_HANDS = 1_000
+#: No event's ``count`` is larger than this (hand numbers, deal attempts).
+MAX_COUNT = 100_000
+#: At most this many events in one move (``last_events``; see the module docstring).
+MAX_EVENTS = 1_000
 #: Deals tried while a ruleset finds them void ([OAJ-3]).
-MAX_DEAL_ATTEMPTS = 10_000
+MAX_DEAL_ATTEMPTS = 100
 #: No count, points or settlement of one hand is larger than this.
 MAX_HAND_POINTS = 10**6
 #: No seat's match total or settlement is larger than this.
@@ -758,6 +767,13 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
     def check_options(self, options: OptionsT) -> None:
         """Checks across options; raise :class:`OptionsError`."""
 
+    def max_hands(self, options: OptionsT, players: int) -> int:
+        """The most hands a match of these options and players can have: it ends with
+        this hand at the latest (:data:`MAX_HANDS` unless the options say fewer). A
+        token's history is bounded by it before it is read, so ``options`` and
+        ``players`` may still be unchecked: only arithmetic on them, no exception."""
+        return MAX_HANDS
+
     def void_deal(self, match: Match[OptionsT, Any], order: tuple[Tile, ...]) -> bool:
         """True when a deal from ``order`` is void and is dealt again (event ``REDEAL``)."""
         return False
@@ -1043,12 +1059,13 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         * the options pass the same checks as in :meth:`make_options`; the number of
           players is in the ruleset's range for them; the seed has 1 to
           :data:`MAX_SEED_CHARS` characters and is valid Unicode text;
-        * ``hand_number`` is 1 to :data:`MAX_HANDS`; ``history`` holds the hands before the
-          current one (``IN_PROGRESS``) or up to and including it (``HAND_OVER``,
-          ``MATCH_OVER``); each result has one count, point and (where the ruleset settles
-          hand by hand) settlement per seat, within :data:`MAX_HAND_POINTS` (counts and
-          points never negative), winners in ascending seat order, an ``end`` the ruleset
-          uses; match totals and settlements are within :data:`MAX_TOTAL`;
+        * ``hand_number`` is 1 to :meth:`max_hands` (at most :data:`MAX_HANDS`);
+          ``history`` holds the hands before the current one (``IN_PROGRESS``) or up to
+          and including it (``HAND_OVER``, ``MATCH_OVER``); each result has one count,
+          point and (where the ruleset settles hand by hand) settlement per seat, within
+          :data:`MAX_HAND_POINTS` (counts and points never negative), winners in
+          ascending seat order, an ``end`` the ruleset uses; match totals and
+          settlements are within :data:`MAX_TOTAL`;
         * ``last_events``: at most :data:`MAX_EVENTS`, each with seats at the table, tiles
           of the set, pips of the set, dice of 1 to 6 (at most 3), and bounded numbers;
         * the hand state: one sorted hand per seat, no larger than the set; ``to_act`` and
@@ -1087,6 +1104,9 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         number, status, history = match.hand_number, match.status, match.history
         if not 1 <= number <= MAX_HANDS:
             check_range(number, 1, MAX_HANDS, "hand_number")
+        last = min(self.max_hands(options, players), MAX_HANDS)
+        if number > last:
+            check_range(number, 1, last, "hand_number")
         over = status is not _IN_PROGRESS
         if len(history) != number - (0 if over else 1):
             fail(f"{len(history)} hands in the history do not fit hand {number} ({status.value})")
@@ -1192,7 +1212,7 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
                 or (open_pip is not None and not 0 <= open_pip <= top)
                 or len(dice) > 3
                 or (dice and (min(dice) < 1 or max(dice) > 6))
-                or (count is not None and not 0 <= count <= MAX_HANDS)
+                or (count is not None and not 0 <= count <= MAX_COUNT)
                 or (points is not None and not -MAX_HAND_POINTS <= points <= MAX_HAND_POINTS)
                 or len(seats) > players
                 or (seats and (min(seats) < 0 or max(seats) >= players))
@@ -1224,7 +1244,7 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         for die in event.dice:
             check_range(die, 1, 6, f"{what}: a die")
         if event.count is not None:
-            check_range(event.count, 0, MAX_HANDS, f"{what}: count")
+            check_range(event.count, 0, MAX_COUNT, f"{what}: count")
         if event.points is not None:
             check_range(event.points, -MAX_HAND_POINTS, MAX_HAND_POINTS, f"{what}: points")
         check_length(event.seats, 0, players, f"{what}: seats")

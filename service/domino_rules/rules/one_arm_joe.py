@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import (
+    MAX_HANDS,
     Event,
     EventKind,
     HandEnd,
@@ -459,6 +460,11 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
                     points[seat] = others - counted[seat] if minus_own else others
         # [OAJ-8] the hand ended by a player going out, or blocked
         return hand_result(counts, tuple(points), winners, end, ())
+
+    def max_hands(self, options: OneArmJoeOptions, players: int) -> int:
+        # [OAJ-10] a single hand for target 0; else hands that score nothing may follow
+        # one another, and only MAX_HANDS ends the match
+        return 1 if options.target_score == 0 else MAX_HANDS
 
     def match_over(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> bool:
         # [OAJ-10] play to target_score; 0 means a single hand

@@ -114,7 +114,7 @@ __all__ = [
 
 HAND_SIZE = 7
 DICE = 3
-MAX_THROWS = 10_000
+MAX_THROWS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +307,9 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         end = _how_over(state.hands, state.idle_rounds, state.line)
         assert end is not None
         return hand_result(counts, tuple(points), winners, end, ())
+
+    def max_hands(self, options: ThrowUpOptions, players: int) -> int:
+        return options.hands_per_player * players  # [THR-11]
 
     def match_over(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> bool:
         # [THR-11] hands_per_player hands per player

@@ -532,6 +532,9 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         # [TU-8] the hand ends when the woodpile is exhausted
         return hand_result(counts, counts, winners, HandEnd.WOODPILE_EXHAUSTED, tuple(settlement))
 
+    def max_hands(self, options: TiuUOptions, players: int) -> int:
+        return options.hands  # [TU-10]
+
     def match_over(self, match: Match[TiuUOptions, TiuUHandState]) -> bool:
         # [TU-10] a match of `hands` hands
         return len(match.history) >= match.options.hands

@@ -76,6 +76,7 @@ from typing import Any
 
 from . import rng
 from .base import (
+    MAX_HANDS,
     Event,
     EventKind,
     HandEnd,
@@ -391,6 +392,10 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         winner = min(range(players), key=rank)
         # [TD-7] the hand ends when every tile is played or discarded
         return hand_result(counts, points, (winner,), HandEnd.ALL_TILES_PLACED, ())
+
+    def max_hands(self, options: TsairDengOptions, players: int) -> int:
+        # [TD-10] `hands` hands, unless played to a target score (ended by MAX_HANDS)
+        return options.hands if options.target_score <= 0 else MAX_HANDS
 
     def match_over(self, match: Match[TsairDengOptions, TsairDengHandState]) -> bool:
         options = match.options
