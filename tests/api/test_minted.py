@@ -3,13 +3,16 @@ tokens come back without being opened again, and nothing a client sees changes."
 
 from __future__ import annotations
 
+import gc
 import random
+import tracemalloc
 
 import pytest
 
 from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.api.minted import Minted
+from domino_rules.codec import Game
 from domino_rules.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
@@ -104,3 +107,63 @@ def test_the_cache_holds_at_most_its_size() -> None:
     assert service.minted.misses == 2 and service.minted.hits == 3
     with pytest.raises(ValueError, match="0 or more"):
         Minted(-1)
+    with pytest.raises(ValueError, match="0 or more"):
+        Minted(max_bytes=-1)
+
+
+def _long_tiu_u(hands: int) -> Game:
+    """A 4-player Tiu U game after ``hands`` hands, mid-hand: a long history."""
+    ruleset = rules.get("tiu_u")
+    match = ruleset.new_match(ruleset.make_options({"hands": 1000}), 4, "long")
+    chooser = random.Random("long")
+    while match.hand_number <= hands or match.status is not rules.Status.IN_PROGRESS:
+        match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
+    return Game(ruleset, match, "ab" * 12, 5000)
+
+
+def test_the_cache_is_bounded_by_its_bytes_and_weighs_its_games_honestly() -> None:
+    """The attack of the issue: ApplyMove again and again on one long token, each answer
+    a new sealed token whose game (a fresh copy of the whole history) the cache keeps.
+    The cache's bytes stay within its budget, and they are not less than what the
+    entries really hold, as tracemalloc measures it."""
+    budget = 3 * 1024 * 1024
+    keys = KeyRing.parse(KeyRing.generate("k1"))
+    service = RulesService(TokenCodec(keys), minted_bytes=budget)
+    game = _long_tiu_u(250)
+    token = service.encode(game)  # made elsewhere: opened in full on every call
+    move = pb.ApplyMoveRequest(state=token, move=service.GetLegalMoves(
+        pb.GetLegalMovesRequest(state=token)).moves[0])  # fmt: skip
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(40):
+            service.ApplyMove(move)
+            if n == 4:
+                assert len(service.minted) == 5  # a few fit, each a whole history
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    minted = service.minted
+    assert minted.evictions > 0 and len(minted) < 40
+    assert 0 < minted.bytes <= budget
+    # honest: the accounted bytes are an upper bound of what the kept games hold...
+    assert grown <= minted.bytes, (grown, minted.bytes)
+    # ...and not a wild one
+    assert minted.bytes <= 3 * grown, (grown, minted.bytes)
+
+
+def test_a_game_heavier_than_the_budget_is_not_kept() -> None:
+    service = RulesService(minted_bytes=64 * 1024)
+    state = service.encode(_long_tiu_u(120))
+    legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=state))
+    service.ApplyMove(pb.ApplyMoveRequest(state=state, move=legal.moves[0]))
+    assert len(service.minted) == 0 and service.minted.bytes == 0
+    small = service.NewGame(pb.NewGameRequest(ruleset="tiu_u", players=2, seed="s"))
+    assert len(service.minted) == 1 and 0 < service.minted.bytes <= 64 * 1024
+    service.GetView(pb.GetViewRequest(state=small.state))
+    assert service.minted.hits == 1
+    off = RulesService(minted_bytes=0)
+    off.NewGame(pb.NewGameRequest(ruleset="tiu_u", players=2, seed="s"))
+    assert len(off.minted) == 0

@@ -26,7 +26,7 @@ from ..rules.errors import GameOverError, NotYourTurnError, RulesError
 from ..tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
 from .errors import ApiError, from_rules_error
-from .minted import DEFAULT_SIZE, Minted
+from .minted import DEFAULT_BYTES, DEFAULT_SIZE, Minted
 
 __all__ = ["Game", "RulesService", "new_seed"]
 
@@ -39,11 +39,18 @@ T = TypeVar("T")
 class RulesService:
     """The six RPCs of ``domino_rules.v1.DominoRules``, with no transport."""
 
-    def __init__(self, tokens: TokenCodec | None = None, *, minted: int = DEFAULT_SIZE) -> None:
+    def __init__(
+        self,
+        tokens: TokenCodec | None = None,
+        *,
+        minted: int = DEFAULT_SIZE,
+        minted_bytes: int = DEFAULT_BYTES,
+    ) -> None:
         """``minted``: how many of the games it sealed lately the service keeps, so that
-        their tokens need not be opened again (:mod:`.minted`; 0: none)."""
+        their tokens need not be opened again (:mod:`.minted`; 0: none), within
+        ``minted_bytes`` bytes (an upper bound of what they hold)."""
         self.tokens = tokens or TokenCodec()
-        self.minted = Minted(minted)
+        self.minted = Minted(minted, max_bytes=minted_bytes)
 
     # ------------------------------------------------------------------ RPCs
 
