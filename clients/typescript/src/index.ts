@@ -1,2 +1,8 @@
-export * from "./client.js";
+/**
+ * `domino-rules-client`: the REST door, over `fetch`, for browsers and servers.
+ * The gRPC door (Node) is the `domino-rules-client/grpc` entry point.
+ */
+export { DominoRulesClient, type ClientOptions } from "./rest.js";
+export { CODES, DominoRulesError, codeName, type CodeName, type DominoRulesErrorInit } from "./errors.js";
+export * from "./types.js";
 export type { components, operations, paths } from "./schema.js";
