@@ -59,10 +59,10 @@ export type RequestOf<Op extends Rpc> = operations[Op] extends { requestBody: in
 /** The answer of an RPC. */
 export type ResponseOf<Op extends Rpc> = Json<operations[Op]["responses"][200]>;
 
-// Compile-time promises of the contract: a legal move, a suggested move and a ruleset's id
-// go back into the requests that take them without a cast.
+// A promise of the contract, checked when this compiles: a legal move and a suggested move
+// go back into `applyMove` as they are, without a cast.
 type Assert<T extends true> = T;
-export type _LegalMovesGoBackUnchanged = Assert<
+export type LegalMovesGoBackUnchanged = Assert<
   [Move, NonNullable<SuggestMoveResponse["move"]>] extends [MoveInput, MoveInput] ? true : false
 >;
 
