@@ -8,6 +8,7 @@ returns a :class:`Served`; :meth:`Served.stop` sends SIGTERM and waits;
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -20,6 +21,8 @@ from typing import IO
 
 SERVE = [sys.executable, "-m", "domino_rules.cli", "serve"]
 PORTS_0 = ("--grpc-port", "0", "--http-port", "0")
+#: No drain delay unless a test asks for one: a stop need not wait for a balancer here.
+NO_DRAIN = {"DOMINO_RULES_DRAIN_DELAY": "0"}
 
 
 class _Reader:
@@ -147,9 +150,17 @@ def popen(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE if stderr is None else stderr,
         text=True,
-        env={**os.environ, **(env or {})},
+        env={**os.environ, **NO_DRAIN, **(env or {})},
         start_new_session=True,  # its own process group, so a failed test can end it all
     )
+
+
+def _listening(line: str) -> str:
+    """A ``listening`` line as text: with ``--log-format json`` it is a JSON object whose
+    ``message`` is the text."""
+    if line.startswith("{"):
+        return f"{json.loads(line)['message']}\n"
+    return line
 
 
 def start(*args: str, env: dict[str, str] | None = None, stderr: IO[str] | None = None) -> Served:
@@ -159,7 +170,7 @@ def start(*args: str, env: dict[str, str] | None = None, stderr: IO[str] | None 
     process = popen(*args, env=env, stderr=stderr)
     reader = _Reader(process.stderr) if process.stderr is not None else None
     assert process.stdout is not None
-    lines = [process.stdout.readline(), process.stdout.readline()]
+    lines = [_listening(process.stdout.readline()), _listening(process.stdout.readline())]
     grpc_line = re.fullmatch(r"gRPC listening on 127\.0\.0\.1:(\d+)\n", lines[0])
     rest_line = re.fullmatch(r"REST listening on http://127\.0\.0\.1:(\d+)\n", lines[1])
     metrics_port = None
@@ -168,7 +179,7 @@ def start(*args: str, env: dict[str, str] | None = None, stderr: IO[str] | None 
         and rest_line
         and ("--metrics-port" in args or (env or {}).get("DOMINO_RULES_METRICS_PORT"))
     ):
-        lines.append(process.stdout.readline())
+        lines.append(_listening(process.stdout.readline()))
         metrics_line = re.fullmatch(
             r"Metrics listening on http://127\.0\.0\.1:(\d+)/metrics\n", lines[2]
         )

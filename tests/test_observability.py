@@ -9,6 +9,9 @@ exposes: ``GET /metrics``, its stderr, gRPC metadata and health.
 from __future__ import annotations
 
 import base64
+import contextlib
+import gzip
+import http.server
 import importlib.util
 import json
 import logging
@@ -18,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -38,7 +42,7 @@ from domino_rules.rest import create_app
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
-from .served import Served, door_processes, serving
+from .served import SERVE, Served, door_processes, serving
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads /proc; serve's doors are Linux's"
@@ -241,7 +245,18 @@ def test_known_traffic_through_both_doors_gives_exact_counts(served: Served) -> 
     per_rpc: Counter[tuple[tuple[str, str], ...]] = Counter()
     for labels, count in requests.items():
         per_rpc[tuple(kv for kv in labels if kv[0] in ("door", "rpc"))] += count
-    assert durations == per_rpc
+    summed: Counter[tuple[tuple[str, str], ...]] = Counter()
+    for labels, count in durations.items():
+        summed[tuple(kv for kv in labels if kv[0] != "ruleset")] += count
+    assert summed == per_rpc
+    # the latency histogram by ruleset: the game's, or empty; never what a client sent
+    rulesets = {dict(labels)["ruleset"] for labels in durations}
+    assert rulesets == {"", "one_arm_joe", "tiu_u", "throw_up"}, rulesets
+    assert durations[_labels(door="rest", rpc="NewGame", ruleset="one_arm_joe")] == 2
+    assert durations[_labels(door="rest", rpc="NewGame", ruleset="")] == 1  # "chess"
+    assert durations[_labels(door="grpc", rpc="ApplyMove", ruleset="tiu_u")] == applied
+    assert durations[_labels(door="grpc", rpc="ApplyMove", ruleset="throw_up")] == 1
+    assert durations[_labels(door="grpc", rpc="GetScore", ruleset="")] == 1
     assert _delta(after, before, "domino_rules_games_started_total") == Counter(
         {
             _labels(ruleset="one_arm_joe"): 2,
@@ -263,15 +278,19 @@ def test_known_traffic_through_both_doors_gives_exact_counts(served: Served) -> 
     )
     for door in ("grpc", "rest"):
         assert after[("domino_rules_requests_in_flight", _labels(door=door))] == 0
-    # the process metrics: the supervisor, each gRPC process, the gateway and its workers
-    roles = Counter(
-        dict(labels)["role"] for (name, labels) in after if name == "process_resident_memory_bytes"
-    )
-    assert roles == {"supervisor": 1, "grpc": 2, "gateway": 1, "rest_worker": 2}
-    pids = {
-        int(dict(labels)["pid"]) for (name, labels) in after if name == "process_cpu_seconds_total"
+    # the process metrics: the supervisor, each gRPC process, the gateway and its workers,
+    # per role; no series is a process's own (no pid: a restart makes no new series)
+    roles = {
+        dict(labels)["role"]: value
+        for (name, labels), value in after.items()
+        if name == "domino_rules_processes"
     }
-    assert set(door_processes(served, "grpc")) <= pids and served.process.pid in pids
+    roles.pop("grpc_pool", None)  # a gRPC process's own pool, if it has started one
+    assert roles == {"supervisor": 1, "grpc": 2, "gateway": 1, "rest_worker": 2}
+    assert not [key for key in after if "pid" in dict(key[1])]
+    for name in ("process_cpu_seconds_total", "process_resident_memory_bytes", "process_open_fds"):
+        found = {dict(labels)["role"] for (sample, labels) in after if sample == name}
+        assert found - {"grpc_pool"} == set(roles), name
     assert all(value > 0 for (name, _), value in after.items() if name == "process_open_fds")
 
     # what the HTTP parser refused is one access line too, with no traceback
@@ -327,13 +346,89 @@ def test_metrics_outlive_a_dead_process_and_their_directory_goes_with_serve() ->
         _until(lambda: _scrape(f"{served.base}/metrics")[0].get(key) == 20, what="20 NewGame")
         assert (directory / f"gauge_livesum_{first}.db").exists()
         time.sleep(5.5)  # past the minimum lifetime, so that serve starts another
+        cpu = ("process_cpu_seconds_total", _labels(role="grpc"))
+        cpu_before = _scrape(f"{served.base}/metrics")[0][cpu]
         os.kill(first, signal.SIGKILL)
         _until(lambda: not (directory / f"gauge_livesum_{first}.db").exists(), what="gauge gone")
         assert (directory / f"counter_{first}.db").exists()
         _until(lambda: len(door_processes(served, "grpc")) == 2, what="a new gRPC process")
-        assert _scrape(f"{served.base}/metrics")[0][key] == 20  # nothing lost with it
+        after, _ = _scrape(f"{served.base}/metrics")
+        assert after[key] == 20  # nothing lost with it
+        # the role's CPU counter keeps the dead process's seconds: it never goes back
+        assert after[cpu] >= cpu_before
+        assert after[("domino_rules_processes", _labels(role="grpc"))] == 2
         assert served.stop()[0] == 0
     assert not directory.exists()
+
+
+_PARENT = """
+import subprocess, sys
+burn = subprocess.Popen(
+    [sys.executable, "-c", sys.argv[1], "domino_rules.child", "grpc"],
+    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+)
+burn.stdout.readline()
+print("burnt", burn.pid, flush=True)
+sys.stdin.readline()
+burn.stdin.close()
+burn.wait()  # reaped: its CPU time is now this process's cutime and cstime
+print("reaped", flush=True)
+sys.stdin.read()
+"""
+_BURN = """
+import sys, time
+while time.process_time() < 0.3:
+    pass
+print("burnt", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_ended_process_keeps_its_cpu_seconds_in_its_role() -> None:
+    """Process metrics are per role: a gRPC process that ends (reaped by the supervisor)
+    leaves the role's process count, but its CPU seconds stay in the role's counter."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT, _BURN],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert parent.stdin is not None and parent.stdout is not None
+    try:
+        collector = metrics.ProcessesCollector(parent.pid, "supervisor")
+        assert parent.stdout.readline().startswith("burnt ")
+        alive = collector.roles()
+        assert {role: r.count for role, r in alive.items()} == {"supervisor": 1, "grpc": 1}
+        assert alive["grpc"].cpu >= 0.25  # in clock ticks: /proc rounds down
+        parent.stdin.write("reap\n")
+        parent.stdin.flush()
+        assert parent.stdout.readline() == "reaped\n"
+        ended = collector.roles()
+        assert ended["grpc"].count == 0 and ended["grpc"].cpu >= alive["grpc"].cpu
+        families = {f.name: f for f in collector.collect()}
+        samples = {
+            (f.name, s.labels["role"]): s.value
+            for f in families.values()
+            for s in f.samples
+            if "role" in s.labels
+        }
+        assert samples[("domino_rules_processes", "grpc")] == 0
+        assert samples[("process_cpu_seconds", "grpc")] >= alive["grpc"].cpu
+        assert ("process_resident_memory_bytes", "grpc") not in samples
+        assert all(
+            set(s.labels) <= {"role", "version"} for f in families.values() for s in f.samples
+        )
+    finally:
+        parent.kill()
+        parent.wait()
+        parent.stdin.close()
+        parent.stdout.close()
+
+
+def test_the_ruleset_label_is_the_registrys_or_empty() -> None:
+    assert metrics.ruleset_label("tiu_u") == "tiu_u"
+    for other in (None, "", "chess", "TIU_U", "tiu_u "):
+        assert metrics.ruleset_label(other) == ""
 
 
 def test_recorder_counts_exactly_in_one_process() -> None:
@@ -538,6 +633,106 @@ def test_access_lines_in_json() -> None:
         assert secret not in err
 
 
+def test_json_logs_make_every_line_json_from_start_to_stop() -> None:
+    """With --log-format json, the listening lines on stdout, gunicorn's own lines, the
+    start-up warning, the gRPC core's lines and the stop are all JSON objects; and a
+    start-up error that stops serve is one JSON line."""
+    env = {**os.environ, "DOMINO_RULES_LOG_FORMAT": "json", "DOMINO_RULES_LOG_LEVEL": "debug"}
+    args = ["--grpc-port", "0", "--http-port", "0", "--grpc-workers", "1", "--http-workers", "1"]
+    process = subprocess.Popen(
+        [*SERVE, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        listening = [json.loads(process.stdout.readline()) for _ in range(2)]
+        assert [line["door"] for line in listening] == ["grpc", "rest"], listening
+        assert listening[0]["message"] == f"gRPC listening on 127.0.0.1:{listening[0]['port']}"
+        assert listening[1]["message"] == (
+            f"REST listening on http://127.0.0.1:{listening[1]['port']}"
+        )
+        assert {line["level"] for line in listening} == {"INFO"}
+        http_port = listening[1]["port"]
+        assert _get(f"http://127.0.0.1:{http_port}/v1/rulesets")[0] == 200
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0, err
+    assert out == ""
+    records = [json.loads(line) for line in err.splitlines()]  # each line one object
+    loggers = {r["logger"] for r in records}
+    assert {"domino_rules", "domino_rules.access", "gunicorn.error"} <= loggers, loggers
+    assert any("NOT sealed" in r.get("message", "") for r in records)
+    assert all({"time", "level", "logger", "pid"} <= set(r) for r in records)
+    # a port in use stops serve before it starts: one JSON line, exit 2
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        failed = subprocess.run(
+            [*SERVE, "--grpc-port", "0", "--http-port", str(holder.getsockname()[1])],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+    assert failed.returncode == 2 and failed.stdout == ""
+    (error,) = [json.loads(line) for line in failed.stderr.splitlines() if "in use" in line]
+    assert error["level"] == "ERROR" and "DOMINO_RULES_HTTP_PORT" in error["message"]
+    assert all(json.loads(line) for line in failed.stderr.splitlines())
+
+
+_JSON_PROCESS = """
+import os, sys, threading, warnings
+from domino_rules import logs
+logs.relay_native_stderr()
+logs.configure("info", "json")
+warnings.warn("a warning at start-up")
+os.write(2, b"E1125 20:51:59.135506    2461 listener.cc:186] a line of the gRPC core\\n")
+thread = threading.Thread(target=lambda: 1 / 0, name="worker-1")
+thread.start()
+thread.join()
+raise RuntimeError("nobody caught this")
+"""
+
+
+def test_json_logs_turn_warnings_native_lines_and_uncaught_exceptions_into_json() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _JSON_PROCESS], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 1
+    records = [json.loads(line) for line in result.stderr.splitlines()]
+    by_logger: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        by_logger.setdefault(record["logger"], []).append(record)
+    (warning,) = by_logger["py.warnings"]
+    assert warning["level"] == "WARNING" and "a warning at start-up" in warning["message"]
+    (native,) = by_logger["native"]
+    assert native["level"] == "ERROR" and native["message"].endswith("a line of the gRPC core")
+    thread, main = by_logger["domino_rules"]
+    assert "worker-1" in thread["message"] and "ZeroDivisionError" in thread["exception"]
+    assert main["level"] == "CRITICAL" and "RuntimeError: nobody caught" in main["exception"]
+    # the text format leaves Python's lines as they always were
+    text = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _JSON_PROCESS.replace('"json"', '"text"').replace("logs.relay_native_stderr()", ""),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Traceback (most recent call last)" in text.stderr
+    assert "UserWarning: a warning at start-up" in text.stderr
+
+
 def test_log_level_warning_writes_no_access_line_and_debug_writes_probes() -> None:
     with serving("--grpc-workers", "1", "--http-workers", "1", "--log-level", "warning") as served:
         assert _post(served.base, "/v1/games", {"ruleset": "tiu_u", "players": 2})[0] == 200
@@ -691,3 +886,96 @@ assert tracing.instrument_grpc_server() is False  # warned once
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("OpenTelemetry is not installed") == 1
     assert "pip install 'domino-rules[otel]'" in result.stderr
+
+
+class _Collector(http.server.ThreadingHTTPServer):
+    """An OTLP/HTTP trace collector on 127.0.0.1: keeps each span's (trace id, span id,
+    name)."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _CollectorHandler)
+        self.spans: list[tuple[str, str, str]] = []
+
+
+class _CollectorHandler(http.server.BaseHTTPRequestHandler):
+    server: _Collector
+
+    def do_POST(self) -> None:
+        from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+
+        body = self.rfile.read(int(self.headers.get("content-length", "0")))
+        if self.headers.get("content-encoding") == "gzip":
+            body = gzip.decompress(body)
+        request = trace_service_pb2.ExportTraceServiceRequest.FromString(body)
+        for resource in request.resource_spans:
+            for scope in resource.scope_spans:
+                for span in scope.spans:
+                    self.server.spans.append((span.trace_id.hex(), span.span_id.hex(), span.name))
+        answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+        self.send_response(200)
+        self.send_header("content-type", "application/x-protobuf")
+        self.send_header("content-length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_access_lines_carry_the_ids_of_the_calls_spans() -> None:
+    """With tracing on, each access line of both doors names the trace and span that the
+    collector received for that call."""
+    if importlib.util.find_spec("opentelemetry.sdk") is None:
+        pytest.skip("the otel extra is not installed")
+    collector = _Collector()
+    thread = threading.Thread(target=collector.serve_forever, daemon=True)
+    thread.start()
+    env = {
+        "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{collector.server_address[1]}",
+        "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf",
+        "OTEL_BSP_SCHEDULE_DELAY": "100",
+        "DOMINO_RULES_LOG_FORMAT": "json",
+    }
+    try:
+        with serving("--grpc-workers", "1", "--http-workers", "1", env=env) as served:
+            status, _, _ = _post(
+                served.base,
+                "/v1/games",
+                {"ruleset": "tiu_u", "players": 2},
+                {"x-request-id": "traced-rest"},
+            )
+            assert status == 200
+            channel, stub = _stub(served.grpc_port)
+            with channel:
+                stub.NewGame(
+                    pb.NewGameRequest(ruleset="tiu_u", players=2),
+                    metadata=(("x-request-id", "traced-grpc"),),
+                    timeout=30,
+                )
+            _until(
+                lambda: (
+                    sum(r.get("request_id", "").startswith("traced-") for r in _json_lines(served))
+                    == 2
+                ),
+                what="two access lines",
+            )
+            lines = {
+                r["request_id"]: r
+                for r in _json_lines(served)
+                if r.get("request_id", "").startswith("traced-")
+            }
+            wanted = {(r["trace_id"], r["span_id"]) for r in lines.values()}
+            _until(lambda: wanted <= {(t, s) for t, s, _ in collector.spans}, what="the spans")
+            code, err = served.stop()
+    finally:
+        collector.shutdown()
+        collector.server_close()
+    assert code == 0, err
+    for request_id in ("traced-rest", "traced-grpc"):
+        line = lines[request_id]
+        assert re.fullmatch(r"[0-9a-f]{32}", line["trace_id"]), line
+        assert re.fullmatch(r"[0-9a-f]{16}", line["span_id"]), line
+    assert lines["traced-rest"]["trace_id"] != lines["traced-grpc"]["trace_id"]
+    names = {(t, s): name for t, s, name in collector.spans}
+    assert "NewGame" in names[(lines["traced-grpc"]["trace_id"], lines["traced-grpc"]["span_id"])]
+    assert "Traceback" not in err

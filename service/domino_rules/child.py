@@ -35,6 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     from .settings import Settings
 
     settings = Settings.from_env()
+    if settings.log_format == "json" and args.door == "grpc":
+        # gRPC's C core writes its own lines straight to stderr: JSON them too (the
+        # gateway's arbiter must start no thread, and its gRPC is a client's, in workers)
+        logs.relay_native_stderr()
     logs.configure(settings.log_level, settings.log_format)
     if args.door == "grpc":
         from .grpc_server import serve_process

@@ -17,15 +17,24 @@ the JSON format; any other handler sees its text, like any message.
 Times are UTC, to the millisecond. ``--log-level`` / ``DOMINO_RULES_LOG_LEVEL`` sets
 the level of every logger of the service. This module uses nothing but the standard
 library, so that the supervisor can log without loading anything else.
+
+With ``json``, every line a process writes is JSON, not only its log records: the
+``listening`` lines ``serve`` prints on stdout (:func:`announce`), a start-up error that
+stops it (:func:`fatal`), Python's warnings (logger ``py.warnings``) and an exception
+that nothing caught (logger ``domino_rules``, with its ``exception``). The text format
+leaves those as Python and ``serve`` have always written them.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import logging
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -36,9 +45,12 @@ __all__ = [
     "LineHandler",
     "Structured",
     "TextFormatter",
+    "announce",
     "configure",
+    "fatal",
     "logfmt",
     "logfmt_value",
+    "relay_native_stderr",
     "utc_time",
     "write",
 ]
@@ -203,14 +215,23 @@ def write(logger: logging.Logger, level: int, message: object) -> None:
     logger.handle(logger.makeRecord(logger.name, level, "", 0, message, (), None))
 
 
+#: The logger of lines that are not a module's own (start-up, uncaught exceptions).
+SERVICE_LOGGER = "domino_rules"
+#: The format :func:`configure` set: ``text`` or ``json``.
+_format = "text"
+
+
 def configure(level: str = "info", log_format: str = "text") -> None:
     """Send every record of this process to stderr, one line each, in ``log_format``
     (``text`` or ``json``), from ``level`` up; replaces the root logger's handlers.
 
+    With ``json``, Python's warnings and uncaught exceptions (of the main thread and of
+    any other) become records too, so that no line of the process is anything but JSON.
+
     Records carry no thread or process names (nobody reads them, and each costs time
     on every access line).
     """
-    global _installed
+    global _installed, _format
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False
@@ -222,3 +243,124 @@ def configure(level: str = "info", log_format: str = "text") -> None:
     root.addHandler(handler)
     root.setLevel(LEVELS[level])
     _installed = handler
+    _format = log_format
+    if log_format == "json":
+        logging.captureWarnings(True)
+        sys.excepthook = _log_uncaught
+        threading.excepthook = _log_uncaught_in_thread
+
+
+def _log_uncaught(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)
+        return
+    logging.getLogger(SERVICE_LOGGER).critical(
+        "uncaught exception: %s", value or kind.__name__, exc_info=(kind, value, tb)
+    )
+
+
+def _log_uncaught_in_thread(args: threading.ExceptHookArgs) -> None:
+    if args.exc_type is SystemExit:
+        return
+    name = args.thread.name if args.thread is not None else "?"
+    logging.getLogger(SERVICE_LOGGER).critical(
+        "uncaught exception in thread %s: %s",
+        name,
+        args.exc_value or args.exc_type.__name__,
+        exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback),
+    )
+
+
+def _json_line(level: str, message: str, fields: Mapping[str, object]) -> str:
+    out: dict[str, object] = {
+        "time": utc_time(time.time()),
+        "level": level,
+        "logger": SERVICE_LOGGER,
+        "pid": _pid,
+        "message": message,
+    }
+    out.update(fields)
+    return _JSON.encode(out)
+
+
+def announce(message: str, **fields: object) -> None:
+    """A line for whoever started ``serve``, on stdout (the ``listening`` lines): the
+    message as it is, or with ``--log-format json`` one JSON object (level INFO) with the
+    message and ``fields``.
+
+    >>> announce("REST listening on http://127.0.0.1:8080", door="rest", port=8080)
+    REST listening on http://127.0.0.1:8080
+    """
+    line = _json_line("INFO", message, fields) if _format == "json" else message
+    print(line, flush=True)
+
+
+def fatal(message: str) -> None:
+    """The one line of an error that stops ``serve`` before it serves, on stderr:
+    ``domino-rules: MESSAGE``, or with ``--log-format json`` one JSON object (level
+    ERROR)."""
+    text = f"domino-rules: {message}"
+    print(_json_line("ERROR", message, {}) if _format == "json" else text, file=sys.stderr)
+
+
+#: A line of Abseil's log format, as gRPC's C core writes them: ``E1125 20:51:59.135506``.
+_NATIVE_LEVEL = re.compile(rb"([IWEF])\d{4} ")
+_NATIVE_LEVELS = {b"I": "INFO", b"W": "WARNING", b"E": "ERROR", b"F": "CRITICAL"}
+
+
+def _native_line(out: int, line: bytes) -> None:
+    line = line.rstrip()
+    if not line:
+        return
+    if not line.startswith(b"{"):
+        found = _NATIVE_LEVEL.match(line)
+        level = _NATIVE_LEVELS[found.group(1)] if found else "WARNING"
+        text = line.decode("utf-8", "backslashreplace")
+        record = {"time": utc_time(time.time()), "level": level, "logger": "native", "pid": _pid}
+        line = _JSON.encode({**record, "message": text}).encode()
+    with contextlib.suppress(OSError):
+        os.write(out, line + b"\n")
+
+
+def relay_native_stderr() -> None:
+    """Make what native code writes straight to file descriptor 2 (gRPC's C core: an
+    error while stopping, say) JSON too, one object per line (logger ``native``).
+
+    Python's own ``sys.stderr`` goes on writing to the real stderr directly; descriptor 2
+    becomes a pipe that a thread reads, wrapping each line, and that is read to its end
+    at exit. Call it before :func:`configure`, in a process that never forks (a thread
+    is started): the gRPC door does, with ``--log-format json``.
+    """
+    original = os.dup(2)
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, 2)
+    os.close(write_end)
+    sys.stderr = open(  # noqa: SIM115  (for the process's life)
+        original, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False
+    )
+
+    def relay() -> None:
+        pending = b""
+        while True:
+            try:
+                data = os.read(read_end, 65536)
+            except InterruptedError:
+                continue
+            except OSError:
+                break
+            if not data:
+                break
+            *lines, pending = (pending + data).split(b"\n")
+            for line in lines:
+                _native_line(original, line)
+        _native_line(original, pending)
+
+    thread = threading.Thread(target=relay, name="stderr-relay", daemon=True)
+    thread.start()
+
+    def drain() -> None:
+        sys.stderr.flush()
+        os.dup2(original, 2)  # the pipe's only writer is gone: the relay reads to its end
+        thread.join(timeout=2.0)
+
+    atexit.register(drain)

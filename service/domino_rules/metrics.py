@@ -4,19 +4,40 @@ Metrics (``door`` is ``grpc`` or ``rest``; ``rpc`` an RPC name, or ``other`` for
 request that names none; ``code`` the gRPC status code name, on both doors; ``reason``
 the ``ErrorInfo`` reason, empty when the call succeeded):
 
-====================================================== ===================================
-``domino_rules_requests_total{door,rpc,code,reason}``  calls answered
-``domino_rules_request_duration_seconds{door,rpc}``    how long each took (histogram)
-``domino_rules_requests_in_flight{door}``              calls being served
-``domino_rules_state_token_bytes{door,rpc,direction}`` the state token received (``in``)
-                                                       or answered (``out``) (histogram)
-``domino_rules_games_started_total{ruleset}``          NewGame calls that succeeded
-``domino_rules_matches_finished_total{ruleset}``       ApplyMove calls that ended a match
-``process_cpu_seconds_total{role,pid}``, ``process_resident_memory_bytes``,
-``process_virtual_memory_bytes``, ``process_open_fds``, ``process_max_fds``,
-``process_start_time_seconds``                         each process of the replica
-``domino_rules_build_info{version}``                   always 1
-====================================================== ===================================
+============================================================ ============================
+``domino_rules_requests_total{door,rpc,code,reason}``        calls answered
+``domino_rules_request_duration_seconds{door,rpc,ruleset}``  how long each took (histogram)
+``domino_rules_requests_in_flight{door}``                    calls being served
+``domino_rules_state_token_bytes{door,rpc,direction}``       the state token received
+                                                             (``in``) or answered (``out``)
+                                                             (histogram)
+``domino_rules_games_started_total{ruleset}``                NewGame calls that succeeded
+``domino_rules_matches_finished_total{ruleset}``             ApplyMove calls that ended a
+                                                             match
+``domino_rules_processes{role}``                             processes running, per role
+``process_cpu_seconds_total{role}``, ``process_resident_``   the processes of each role,
+``memory_bytes``, ``process_virtual_memory_bytes``,          added up (see below)
+``process_open_fds``, ``process_max_fds``,
+``process_start_time_seconds``
+``domino_rules_build_info{version}``                         always 1
+============================================================ ============================
+
+``ruleset`` is one of the registry's ruleset ids, from the game the call opened or made,
+or empty when the call had none (an error before a game was read, ``ListRulesets``):
+never a string a client chose, so the label has at most five values.
+
+Process metrics are per **role**, never per pid, so that no series comes and goes when a
+process is started again: ``role`` is ``supervisor``, ``grpc``, ``grpc_pool`` (processes
+a gRPC process starts, such as the bots' pool), ``gateway`` or ``rest_worker`` (``main``
+for a door built in process). CPU seconds of a role are those of its live processes plus
+those of its processes that have ended (which the kernel adds to their parent's
+``cutime``/``cstime`` when it reaps them: the supervisor's for gRPC processes, and with
+them their pools' ended processes; a gRPC process's for its pool's; the gateway's for REST
+workers), so the counter never goes back when a process is replaced; only ``grpc_pool``'s
+may, when a gRPC process dies and leaves its pool behind. Memory is the role's total;
+``process_open_fds`` is the most any one process of the role holds, and
+``process_max_fds`` the lowest limit among them, so that their ratio is the fullest
+process's; ``process_start_time_seconds`` is the latest start.
 
 What a call costs: a door process counts its calls in plain memory (:class:`Recorder`,
 a lock and a few additions), and a thread of that process writes the counts into
@@ -27,8 +48,7 @@ the supervisor made, and ``GET /metrics``, served by whichever gunicorn worker t
 adds up the files of every process, those that have ended included (their counts
 stay), except for the in-flight gauge, which counts live processes only. So a scrape
 may miss the calls of the last second. Process metrics are read from ``/proc`` when
-scraped, for the supervisor and every process below it (``role`` is ``supervisor``,
-``grpc``, ``gateway`` or ``rest_worker``).
+scraped, for the supervisor and every process below it, and added up per role.
 
 Without ``PROMETHEUS_MULTIPROC_DIR`` (a door built in process, as tests do), the metrics
 are this process's own.
@@ -66,6 +86,7 @@ __all__ = [
     "Recorder",
     "exposition",
     "recorder",
+    "ruleset_label",
 ]
 
 #: Seconds between two writes of a process's counts into the metrics.
@@ -88,8 +109,9 @@ REQUESTS = Counter(
 )
 DURATION = Histogram(
     "domino_rules_request_duration_seconds",
-    "Time to answer a call, from its request read to its answer made.",
-    ["door", "rpc"],
+    "Time to answer a call, from its request read to its answer made, by door, RPC and "
+    "ruleset (empty: none).",
+    ["door", "rpc", "ruleset"],
     buckets=DURATION_BUCKETS,
     registry=_REGISTRY,
 )
@@ -146,14 +168,37 @@ class _Counts:
 
 
 class _Series:
-    """What one RPC of one door has observed since the last write."""
+    """What one RPC of one door has observed since the last write: durations per
+    ruleset, token sizes."""
 
-    __slots__ = ("duration", "token_in", "token_out")
+    __slots__ = ("durations", "token_in", "token_out")
 
     def __init__(self) -> None:
-        self.duration = _Counts(DURATION_BUCKETS)
+        self.durations: dict[str, _Counts] = {}
         self.token_in = _Counts(TOKEN_BUCKETS)
         self.token_out = _Counts(TOKEN_BUCKETS)
+
+    def duration(self, ruleset: str) -> _Counts:
+        counts = self.durations.get(ruleset)
+        if counts is None:
+            counts = self.durations[ruleset] = _Counts(DURATION_BUCKETS)
+        return counts
+
+
+_rulesets: frozenset[str] | None = None
+
+
+def ruleset_label(ruleset: str | None) -> str:
+    """The ``ruleset`` label of a call: a ruleset id of the registry, or empty (none, or
+    anything else: a label's values must stay few)."""
+    global _rulesets
+    if not ruleset:
+        return ""
+    if _rulesets is None:
+        from .rules import all_rulesets
+
+        _rulesets = frozenset(r.id for r in all_rulesets())
+    return ruleset if ruleset in _rulesets else ""
 
 
 class Recorder:
@@ -199,10 +244,12 @@ class Recorder:
         token_out: int | None = None,
         game_started: str | None = None,
         match_finished: str | None = None,
+        ruleset: str | None = None,
     ) -> None:
         """A call started with :meth:`started` has been answered; ``game_started`` and
         ``match_finished`` name the ruleset when the call started a game or ended a
-        match."""
+        match, ``ruleset`` the ruleset of the game it read or made, if any."""
+        label = ruleset_label(ruleset)
         key = (door, rpc, code, reason)
         with self._lock:
             self._in_flight[door] -= 1
@@ -210,7 +257,7 @@ class Recorder:
             series = self._series.get((door, rpc))
             if series is None:
                 series = self._series[(door, rpc)] = _Series()
-            series.duration.observe(seconds)
+            series.duration(label).observe(seconds)
             if token_in is not None:
                 series.token_in.observe(token_in)
             if token_out is not None:
@@ -229,7 +276,7 @@ class Recorder:
             series = self._series.get((door, rpc))
             if series is None:
                 series = self._series[(door, rpc)] = _Series()
-            series.duration.observe(seconds)
+            series.duration("").observe(seconds)
             if self._thread is None:
                 self._start()
 
@@ -244,7 +291,8 @@ class Recorder:
         for request, count in requests.items():
             REQUESTS.labels(*request).inc(count)
         for (door, rpc), observed in series.items():
-            observed.duration.add_to(DURATION.labels(door, rpc))
+            for ruleset, durations in observed.durations.items():
+                durations.add_to(DURATION.labels(door, rpc, ruleset))
             if any(observed.token_in.buckets):
                 observed.token_in.add_to(TOKEN_BYTES.labels(door, rpc, "in"))
             if any(observed.token_out.buckets):
@@ -293,9 +341,32 @@ def _argv(pid: int) -> list[bytes]:
         return []
 
 
+#: Whose ended children a role's ``cutime``/``cstime`` holds: the supervisor reaps gRPC
+#: processes (the gateway too, but serve ends with it), a gRPC process the processes of
+#: its pool, the gateway its REST workers.
+_REAPS = {"supervisor": "grpc", "grpc": "grpc_pool", "gateway": "rest_worker"}
+
+
+class _Role:
+    """The processes of one role, added up."""
+
+    __slots__ = ("count", "cpu", "max_fds", "open_fds", "rss", "start", "vms")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.cpu = 0.0
+        self.rss = 0.0
+        self.vms = 0.0
+        self.start = 0.0
+        self.open_fds: float | None = None
+        self.max_fds: float | None = None
+
+
 class ProcessesCollector(Collector):
     """CPU, memory and file descriptors of ``root`` and every process below it, read
-    from ``/proc`` (Linux) at each scrape, labelled ``role`` and ``pid``."""
+    from ``/proc`` (Linux) at each scrape and added up per ``role`` (never per pid: a
+    process started again makes no new series); the CPU time of a role's ended processes
+    is counted too, from what their parent reaped."""
 
     def __init__(self, root: int, root_role: str) -> None:
         self.root = root
@@ -338,52 +409,100 @@ class ProcessesCollector(Collector):
     def _role(pid: int, parent_role: str) -> str:
         if parent_role in ("gateway", "rest_worker"):
             return "rest_worker"
+        if parent_role in ("grpc", "grpc_pool"):  # a pool a gRPC process started (bots)
+            return "grpc_pool"
         argv = _argv(pid)
         if b"domino_rules.child" in argv:
             return "grpc" if b"grpc" in argv else "gateway"
         return "other"
 
-    def collect(self) -> Iterable[Metric]:
-        labels = ["role", "pid"]
-        cpu = CounterMetricFamily(
-            "process_cpu_seconds", "User and system CPU time spent, in seconds.", labels=labels
-        )
-        rss = GaugeMetricFamily(
-            "process_resident_memory_bytes", "Resident memory size in bytes.", labels=labels
-        )
-        vms = GaugeMetricFamily(
-            "process_virtual_memory_bytes", "Virtual memory size in bytes.", labels=labels
-        )
-        start = GaugeMetricFamily(
-            "process_start_time_seconds",
-            "Start time of the process since the Unix epoch, in seconds.",
-            labels=labels,
-        )
-        open_fds = GaugeMetricFamily(
-            "process_open_fds", "Number of open file descriptors.", labels=labels
-        )
-        max_fds = GaugeMetricFamily(
-            "process_max_fds", "Maximum number of open file descriptors.", labels=labels
-        )
+    def roles(self) -> dict[str, _Role]:
+        """Each role's processes, added up."""
+        roles: dict[str, _Role] = {}
+        reaped: dict[str, float] = {}
         for pid, role, fields in self.processes():
-            values = [role, str(pid)]
-            cpu.add_metric(values, (int(fields[11]) + int(fields[12])) / self._ticks)
-            vms.add_metric(values, float(fields[20]))
-            rss.add_metric(values, float(fields[21]) * self._page)
-            start.add_metric(values, int(fields[19]) / self._ticks + self._boot)
+            out = roles.get(role)
+            if out is None:
+                out = roles[role] = _Role()
+            out.count += 1
+            # fields 14-17 of stat: utime, stime, cutime, cstime (clock ticks)
+            out.cpu += (int(fields[11]) + int(fields[12])) / self._ticks
+            if role in _REAPS:
+                ended = (int(fields[13]) + int(fields[14])) / self._ticks
+                reaped[_REAPS[role]] = reaped.get(_REAPS[role], 0.0) + ended
+            out.vms += float(fields[20])
+            out.rss += float(fields[21]) * self._page
+            out.start = max(out.start, int(fields[19]) / self._ticks + self._boot)
             try:
-                open_fds.add_metric(values, len(os.listdir(f"/proc/{pid}/fd")))
+                open_fds = float(len(os.listdir(f"/proc/{pid}/fd")))
                 with open(f"/proc/{pid}/limits", "rb") as limits:
                     for line in limits:
                         if line.startswith(b"Max open files"):
-                            max_fds.add_metric(values, float(line.split()[3]))
-            except OSError:  # gone meanwhile, or not ours to read
+                            limit = float(line.split()[3])
+                            out.max_fds = limit if out.max_fds is None else min(out.max_fds, limit)
+                out.open_fds = open_fds if out.open_fds is None else max(out.open_fds, open_fds)
+            except (OSError, ValueError):  # gone meanwhile, or not ours to read
                 pass
+        for role, seconds in reaped.items():
+            if role not in roles and seconds:  # all of them have ended
+                roles[role] = _Role()
+            if role in roles:
+                roles[role].cpu += seconds
+        return roles
+
+    def collect(self) -> Iterable[Metric]:
+        labels = ["role"]
+        cpu = CounterMetricFamily(
+            "process_cpu_seconds",
+            "User and system CPU time of the role's processes, ended ones included, in seconds.",
+            labels=labels,
+        )
+        rss = GaugeMetricFamily(
+            "process_resident_memory_bytes",
+            "Resident memory of the role's processes, in bytes.",
+            labels=labels,
+        )
+        vms = GaugeMetricFamily(
+            "process_virtual_memory_bytes",
+            "Virtual memory of the role's processes, in bytes.",
+            labels=labels,
+        )
+        start = GaugeMetricFamily(
+            "process_start_time_seconds",
+            "Start time of the role's latest process since the Unix epoch, in seconds.",
+            labels=labels,
+        )
+        open_fds = GaugeMetricFamily(
+            "process_open_fds",
+            "Open file descriptors of the role's process holding the most.",
+            labels=labels,
+        )
+        max_fds = GaugeMetricFamily(
+            "process_max_fds",
+            "The lowest limit of open file descriptors among the role's processes.",
+            labels=labels,
+        )
+        count = GaugeMetricFamily(
+            "domino_rules_processes", "Processes running, by role.", labels=labels
+        )
+        for role, out in sorted(self.roles().items()):
+            values = [role]
+            cpu.add_metric(values, out.cpu)
+            count.add_metric(values, out.count)
+            if not out.count:
+                continue
+            vms.add_metric(values, out.vms)
+            rss.add_metric(values, out.rss)
+            start.add_metric(values, out.start)
+            if out.open_fds is not None:
+                open_fds.add_metric(values, out.open_fds)
+            if out.max_fds is not None:
+                max_fds.add_metric(values, out.max_fds)
         info = GaugeMetricFamily(
             "domino_rules_build_info", "The running version; always 1.", labels=["version"]
         )
         info.add_metric([__version__], 1)
-        return [cpu, rss, vms, start, open_fds, max_fds, info]
+        return [cpu, rss, vms, start, open_fds, max_fds, count, info]
 
 
 class _FilesCollector(MultiProcessCollector):

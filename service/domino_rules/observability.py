@@ -12,13 +12,16 @@ The access line (logger ``domino_rules.access``, level INFO; DEBUG for health pr
 and scrapes) holds::
 
     door rpc status reason [http_status] duration_ms ruleset game_id version request_id
-    peer [method path]
+    peer [method path] [trace_id span_id]
 
 ``status`` is the gRPC status code name on both doors (``http_status`` is REST's), and
-``reason`` the ``ErrorInfo`` reason of an error. A request id comes from the request
-(header or metadata ``x-request-id``: 1 to 128 letters, digits or ``. _ : / + = @ -``)
-or is made (32 hex digits, unique per process and call). A REST answer always carries
-it back; a gRPC answer does when the call sent one (the gRPC door decides).
+``reason`` the ``ErrorInfo`` reason of an error. With tracing on
+(:mod:`domino_rules.tracing`), ``trace_id`` (32 hex digits) and ``span_id`` (16) are those
+of the call's span, so that a line leads to its trace and a trace to its line. A request
+id comes from the request (header or metadata ``x-request-id``: 1 to 128 letters, digits
+or ``. _ : / + = @ -``) or is made (32 hex digits, unique per process and call). A REST
+answer always carries it back; a gRPC answer does when the call sent one (the gRPC door
+decides).
 
 What it costs a call, on top of the service's own work, counted in CPU instructions:
 about 40 thousand for the metrics and the call's record, and 30 thousand for a text
@@ -39,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from google.rpc import code_pb2
 
-from . import logs
+from . import logs, tracing
 from .logs import logfmt_value
 from .metrics import recorder
 from .rules import Status
@@ -56,6 +59,7 @@ __all__ = [
     "current",
     "finish",
     "new_request_id",
+    "note_span",
     "rejected",
     "request_id",
     "watch",
@@ -118,9 +122,11 @@ class Call:
         "request_id",
         "rpc",
         "ruleset",
+        "span_id",
         "started",
         "token_in",
         "token_out",
+        "trace_id",
         "version",
     )
 
@@ -144,6 +150,8 @@ class Call:
         self.token_in: int | None = None
         self.token_out: int | None = None
         self.match_over = False
+        self.trace_id: str | None = None
+        self.span_id: str | None = None
 
     def failed(self, error: ApiError) -> None:
         """The call is answered with ``error``."""
@@ -188,6 +196,9 @@ class AccessLine:
         if c.method is not None:
             out["method"] = c.method
             out["path"] = c.path
+        if c.trace_id is not None:
+            out["trace_id"] = c.trace_id
+            out["span_id"] = c.span_id
         return out
 
     def __str__(self) -> str:
@@ -203,6 +214,8 @@ class AccessLine:
         )
         if c.method is not None:
             text += f" method={logfmt_value(c.method)} path={logfmt_value(c.path)}"
+        if c.trace_id is not None:
+            text += f" trace_id={c.trace_id} span_id={c.span_id}"
         return f"{self.summary} {text}" if self.summary else text
 
 
@@ -234,6 +247,8 @@ def finish(call: Call) -> None:
     """The call has been answered: count it and write its access line."""
     _local.call = None
     seconds = time.perf_counter() - call.started
+    if tracing.on and call.trace_id is None:
+        note_span(call)
     if call.counted:
         ok = call.code == "OK"
         recorder().finished(
@@ -246,10 +261,24 @@ def finish(call: Call) -> None:
             call.token_out,
             call.ruleset if ok and call.rpc == "NewGame" else None,
             call.ruleset if ok and call.match_over else None,
+            call.ruleset,
         )
     level = logging.INFO if call.counted else logging.DEBUG
     if ACCESS.isEnabledFor(level):
         _log(level, AccessLine(call, seconds))
+
+
+def note_span(call: Call | None = None) -> None:
+    """Give ``call`` (default: this thread's) the ids of the span current in this thread,
+    if tracing is on and there is one. The gRPC door's calls run inside their span, and
+    :func:`finish` does it; a REST call's span is the Flask request's, which ends before
+    the WSGI middleware finishes the call, so the gateway calls this from inside the
+    request (:func:`domino_rules.tracing.instrument_flask`)."""
+    call = call or current()
+    if call is not None:
+        ids = tracing.current_ids()
+        if ids is not None:
+            call.trace_id, call.span_id = ids
 
 
 def rejected(

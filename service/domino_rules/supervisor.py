@@ -46,6 +46,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from . import logs
 from .lifecycle import METRICS_DIRECTORY, forget_process_metrics, metrics_directory
 from .settings import SettingError, Settings
 
@@ -442,7 +443,7 @@ def serve(settings: Settings) -> int:
     try:
         reservation = bind_ports(settings)
     except SettingError as exc:
-        print(f"domino-rules: {exc}", file=sys.stderr)
+        logs.fatal(str(exc))  # domino-rules: ..., or one JSON object
         return 2
     if not settings.seal_keys.strip():
         log.warning(
@@ -464,12 +465,15 @@ def _run(settings: Settings, reservation: Reservation, signals: _Signals, direct
             sock.close()  # the gateway holds them now
         supervisor.wait_until_ready()
         host = f"[{settings.host}]" if ":" in settings.host else settings.host
-        print(f"gRPC listening on {host}:{reservation.grpc_port}", flush=True)
-        print(f"REST listening on http://{host}:{reservation.http_port}", flush=True)
+        # on stdout, as they are, or one JSON object each with --log-format json
+        grpc_port, http_port = reservation.grpc_port, reservation.http_port
+        logs.announce(f"gRPC listening on {host}:{grpc_port}", door="grpc", port=grpc_port)
+        logs.announce(f"REST listening on http://{host}:{http_port}", door="rest", port=http_port)
         if reservation.metrics_port is not None:
-            print(
+            logs.announce(
                 f"Metrics listening on http://{host}:{reservation.metrics_port}/metrics",
-                flush=True,
+                door="metrics",
+                port=reservation.metrics_port,
             )
         status = supervisor.supervise()
     except _Stopped:

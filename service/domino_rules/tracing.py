@@ -7,8 +7,13 @@ other standard ``OTEL_*`` variables apply (``OTEL_SERVICE_NAME``, default
 ``http/protobuf``; ``OTEL_RESOURCE_ATTRIBUTES``; ``OTEL_TRACES_SAMPLER``). With the
 variable set and the extra missing, each door logs one warning and serves untraced.
 
-Health probes and scrapes make no spans. Without the variable this module imports
-nothing of OpenTelemetry, and costs nothing.
+Health probes and scrapes make no spans. Every access line of a traced call carries the
+``trace_id`` and ``span_id`` of its span (:func:`current_ids`). Without the variable this
+module imports nothing of OpenTelemetry, and costs nothing.
+
+The exporter sends to the collector over the network: where egress is restricted (a
+Kubernetes NetworkPolicy), allow the collector's port (OTLP: 4317 for gRPC, 4318 for
+HTTP), as ``deploy/README.md`` shows.
 Each door process sets tracing up for itself, after its own start (a gRPC process) or
 fork (a gunicorn worker), since the exporter runs a thread.
 """
@@ -20,7 +25,14 @@ import logging
 import os
 from typing import Any
 
-__all__ = ["ENDPOINT_VARIABLES", "enabled", "instrument_flask", "instrument_grpc_server"]
+__all__ = [
+    "ENDPOINT_VARIABLES",
+    "current_ids",
+    "enabled",
+    "instrument_flask",
+    "instrument_grpc_server",
+    "on",
+]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +46,9 @@ _EXPORTERS = {
 }
 
 _ready: bool | None = None
+#: Whether this process traces its calls (set up, with OpenTelemetry loaded).
+on = False
+_trace: Any = None  # opentelemetry.trace, once set up
 
 
 def enabled() -> bool:
@@ -84,6 +99,23 @@ def _set_up() -> bool:
     return True
 
 
+def _turn_on() -> None:
+    global on, _trace
+    _trace = importlib.import_module("opentelemetry.trace")
+    on = True
+
+
+def current_ids() -> tuple[str, str] | None:
+    """The trace id (32 hex digits) and span id (16) of the span current in this thread,
+    if tracing is on and there is one."""
+    if not on:
+        return None
+    context = _trace.get_current_span().get_span_context()
+    if not context.is_valid:
+        return None
+    return f"{context.trace_id:032x}", f"{context.span_id:016x}"
+
+
 def instrument_grpc_server() -> bool:
     """Trace every gRPC server made from now on in this process (call before
     ``grpc.server``); whether tracing is on."""
@@ -95,6 +127,7 @@ def instrument_grpc_server() -> bool:
     # health checks (the gateway's readiness, probes) make no spans
     quiet = filters.negate(filters.health_check())
     grpc_instrumentation.GrpcInstrumentorServer(filter_=quiet).instrument()
+    _turn_on()  # each call's access line is written inside its span
     return True
 
 
@@ -106,4 +139,10 @@ def instrument_flask(app: Any) -> bool:
     # probes and scrapes make no spans (OTEL_PYTHON_FLASK_EXCLUDED_URLS changes that)
     excluded = os.environ.get("OTEL_PYTHON_FLASK_EXCLUDED_URLS") or QUIET_URLS
     flask_instrumentation.FlaskInstrumentor().instrument_app(app, excluded_urls=excluded)
+    # after the instrumentation's own before_request, which starts the request's span:
+    # the call notes its ids there, since its access line is written once the span ended
+    from .observability import note_span
+
+    app.before_request(note_span)
+    _turn_on()
     return True
