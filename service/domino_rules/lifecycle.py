@@ -13,6 +13,14 @@ Metrics: ``serve`` makes a private directory for the metrics files of every proc
 (``PROMETHEUS_MULTIPROC_DIR``, :func:`metrics_directory`), and when a door process ends,
 its live gauges are dropped (:func:`forget_process_metrics`); its counters stay.
 
+Files: ``serve`` writes nowhere but in one temporary directory (:func:`temporary_directory`:
+``$TMPDIR``, else the first writable of ``/tmp``, ``/var/tmp``, ``/usr/tmp``): the metrics
+directory, and gunicorn's worker heartbeat files, since every child is started with
+``TMPDIR`` set to it. So it runs on a read-only root filesystem with one writable volume
+on ``/tmp`` (Python writes no bytecode where it cannot, and needs none). When no such
+directory is writable, ``serve`` stops before it starts anything, with exit status 2 and
+one line naming ``TMPDIR``.
+
 This module imports nothing but the standard library: ``serve`` must never load gRPC.
 """
 
@@ -27,14 +35,16 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 __all__ = [
     "METRICS_DIRECTORY",
+    "NoTemporaryDirectory",
     "draining",
     "end_with_parent",
     "forget_process_metrics",
     "metrics_directory",
+    "temporary_directory",
     "wait_for_drain",
 ]
 
@@ -82,11 +92,80 @@ def wait_for_drain(fd: int) -> None:
             return
 
 
+#: Where a temporary directory is looked for when ``TMPDIR`` is not set (as Python's
+#: ``tempfile`` does, but never the working directory).
+FALLBACK_TEMPORARY_DIRECTORIES = ("/tmp", "/var/tmp", "/usr/tmp")
+
+
+class NoTemporaryDirectory(OSError):
+    """No directory ``serve`` may write its temporary files in; the message says which
+    were tried and why, and names ``TMPDIR``."""
+
+
+def _writable(directory: str) -> str | None:
+    """``None`` if a file can be made in ``directory`` (tried: a permission bit says
+    nothing of a read-only mount), else why not."""
+    try:
+        descriptor, path = tempfile.mkstemp(prefix=".domino-rules-check-", dir=directory)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    os.close(descriptor)
+    with contextlib.suppress(OSError):
+        os.remove(path)
+    return None
+
+
+def temporary_directory(environ: Mapping[str, str] | None = None) -> str:
+    """The directory ``serve`` and its doors write temporary files in: ``$TMPDIR`` when it
+    is set (and then that one only: an operator who names it means it), else the first
+    writable of :data:`FALLBACK_TEMPORARY_DIRECTORIES`. :class:`NoTemporaryDirectory` if
+    it cannot be written in."""
+    environ = os.environ if environ is None else environ
+    given = environ.get("TMPDIR")
+    if given:
+        reason = _writable(given)
+        if reason is None:
+            return os.path.abspath(given)
+        raise NoTemporaryDirectory(
+            f"TMPDIR is {given!r}, and no file can be made there ({reason}); set TMPDIR to "
+            "a writable directory (with a read-only root filesystem, mount a writable "
+            "volume such as an emptyDir at /tmp and set TMPDIR=/tmp)"
+        )
+    tried = []
+    for candidate in FALLBACK_TEMPORARY_DIRECTORIES:
+        reason = _writable(candidate)
+        if reason is None:
+            return candidate
+        tried.append(f"{candidate}: {reason}")
+    raise NoTemporaryDirectory(
+        f"no writable temporary directory: TMPDIR is not set, and no file can be made in "
+        f"any of {'; '.join(tried)}; set TMPDIR to a writable directory (with a read-only "
+        "root filesystem, mount a writable volume such as an emptyDir at /tmp)"
+    )
+
+
 @contextlib.contextmanager
-def metrics_directory() -> Iterator[str]:
-    """A new private directory (mode 0700, under ``$TMPDIR``) for the metrics files of
-    every process of ``serve``; removed with everything in it on leaving."""
-    path = tempfile.mkdtemp(prefix="domino-rules-metrics-")
+def metrics_directory(parent: str | None = None) -> Iterator[str]:
+    """A new private directory (mode 0700) for the metrics files of every process of
+    ``serve``, in ``parent`` (default: :func:`temporary_directory`, which is also set as
+    ``TMPDIR`` for this process and the children it starts from now on); removed with
+    everything in it on leaving.
+
+    With no writable temporary directory, it writes the one line that says so
+    (:func:`domino_rules.logs.fatal`) and exits with status 2: ``serve`` calls it before
+    it starts any child.
+    """
+    if parent is None:
+        try:
+            parent = temporary_directory()
+        except NoTemporaryDirectory as exc:
+            from . import logs
+
+            logs.fatal(str(exc))
+            raise SystemExit(2) from None
+        os.environ["TMPDIR"] = parent
+        tempfile.tempdir = None  # looked for again, from TMPDIR
+    path = tempfile.mkdtemp(prefix="domino-rules-metrics-", dir=parent)
     try:
         yield path
     finally:
