@@ -31,6 +31,7 @@ import json
 import pathlib
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -118,10 +119,30 @@ REASONS: tuple[Reason, ...] = (
         "`expected_version` differs from the state's version (`metadata.version` holds it)",
     ),
     Reason(
+        "OVERLOADED",
+        "RESOURCE_EXHAUSTED",
+        429,
+        "`SuggestMove`: the bots are busy; try again after the `Retry-After` header's seconds "
+        "(the `RetryInfo` detail says the same)",
+    ),
+    Reason(
+        "DEADLINE_EXCEEDED",
+        "DEADLINE_EXCEEDED",
+        504,
+        "`SuggestMove`: the deadline that the `x-request-timeout` header gave passed before "
+        "the bot could answer",
+    ),
+    Reason(
         "REQUEST_TIMEOUT", "DEADLINE_EXCEEDED", 408, "the request body was not received in time"
     ),
     Reason("REQUEST_TOO_LARGE", "RESOURCE_EXHAUSTED", 413, "a request body over 1 MiB"),
     Reason("NOT_FOUND", "NOT_FOUND", 404, "no route has that path"),
+    Reason(
+        "SERVICE_UNKNOWN",
+        "NOT_FOUND",
+        404,
+        "`/readyz?service=NAME`: gRPC health knows no service of that name",
+    ),
     Reason(
         "METHOD_NOT_ALLOWED", "UNIMPLEMENTED", 405, "the path is served, but not with that method"
     ),
@@ -163,7 +184,26 @@ RPC_REASONS: dict[str, tuple[str, ...]] = {
         "BAD_PLAYOUTS",
         "NOT_YOUR_TURN",
         "GAME_OVER",
+        "OVERLOADED",
+        "DEADLINE_EXCEEDED",
     ),
+}
+
+#: Reasons a request that fits its schema may still be answered: what depends on the game
+#: in the token, or on the ruleset's rules, which no JSON Schema can say. Every other
+#: reason of the 400s is the schema's to prevent: a request that fits the schema never
+#: gets it. Listed per operation as ``x-refused-beyond-the-schema``.
+BEYOND_SCHEMA: dict[str, str] = {
+    "BAD_STATE_TOKEN": "a token that this service did not make, or not with these keys",
+    "BAD_SEAT": "a seat past the table of the game in the token",
+    "NOT_YOUR_TURN": "a seat that is not the one to act in the game in the token",
+    "ILLEGAL_MOVE": "a move that the game in the token does not allow",
+    "GAME_OVER": "the game in the token is over",
+    "BAD_PLAYER_COUNT": "a player count the ruleset does not seat with these options "
+    "(`ListRulesets` gives each range)",
+    "BAD_OPTIONS": "options of another ruleset than the one named",
+    "MALFORMED_REQUEST": "`ApplyMove`: a move whose fields do not fit its kind (a `DRAW` "
+    "with a tile, a `PLAY` without one), or a tile with `high < low`",
 }
 
 #: Answers of the HTTP server itself, before any route runs (gunicorn's request parser
@@ -200,6 +240,82 @@ REQUIRED_IN_REQUESTS: dict[str, dict[str, str]] = {
     "Move": {"kind": "MALFORMED_REQUEST"},
 }
 
+#: The longest state token, in base64 characters: 64 KiB of bytes.
+MAX_TOKEN_CHARS = 4 * ((64 * 1024 + 2) // 3)
+#: Seats and pips, as the rules bound them (a table seats at most ``MAX_PLAYERS``).
+MAX_PIPS = 18
+
+
+def _no_controls() -> str:
+    """A pattern of text without the characters a seed may not hold: those whose Unicode
+    category is ``C*`` (controls, format characters, surrogates, private use, unassigned),
+    as the server's Python classes them."""
+    ranges: list[tuple[int, int]] = []
+    for point in range(0x110000):
+        if unicodedata.category(chr(point)).startswith("C"):
+            if ranges and ranges[-1][1] == point - 1:
+                ranges[-1] = (ranges[-1][0], point)
+            else:
+                ranges.append((point, point))
+
+    def char(point: int) -> str:
+        # escaped in the BMP (as both ECMA-262 and Python read it), itself past it
+        return f"\\u{point:04x}" if point <= 0xFFFF else chr(point)
+
+    spans = "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
+    return f"^[^{spans}]*$"
+
+
+def field_limits() -> dict[str, Schema]:
+    """What the service accepts of each field beyond its proto type, from the rules
+    themselves: ``"Message.field"`` -> keywords added to the field's schema (in requests,
+    and in answers where they hold too)."""
+    from domino_rules import codec, rules  # the package beside this script, installed
+
+    rulesets = rules.all_rulesets()
+    lowest = min(r.min_players for r in rulesets)
+    most = max(_most_players(r) for r in rulesets)
+    seat = {"minimum": 0, "maximum": most - 1}
+    pip = {"minimum": 0, "maximum": MAX_PIPS}
+    token = {"minLength": 1, "maxLength": MAX_TOKEN_CHARS}
+    seed = {"minLength": 1, "maxLength": 128, "pattern": _no_controls()}
+    out: dict[str, Schema] = {
+        "NewGameRequest.players": {"minimum": lowest, "maximum": most},
+        "NewGameRequest.seed": seed,
+        "SuggestMoveRequest.seed": seed,
+        "SuggestMoveRequest.playouts": {"minimum": 1, "maximum": codec.MAX_PLAYOUTS},
+        "Move.seat": seat,
+        "Move.open_pip": pip,
+        "Tile.high": pip,
+        "Tile.low": pip,
+    }
+    for name in ("GetLegalMovesRequest", "GetViewRequest", "SuggestMoveRequest"):
+        out[f"{name}.seat"] = seat
+    for name in ("GetLegalMovesRequest", "ApplyMoveRequest", "GetScoreRequest"):
+        out[f"{name}.state"] = token
+    out["GetViewRequest.state"] = out["SuggestMoveRequest.state"] = token
+    for ruleset in rulesets:
+        message = ruleset.options_type.__name__  # OneArmJoeOptions: the proto's name
+        for spec in ruleset.option_specs():
+            if spec.type == "int":
+                out[f"{message}.{spec.name}"] = {"minimum": spec.minimum, "maximum": spec.maximum}
+    return out
+
+
+def _most_players(ruleset: Any) -> int:
+    """The most players a ruleset seats, with any of its options."""
+    most = ruleset.player_range(ruleset.make_options({}))[1]
+    for spec in ruleset.option_specs():
+        if spec.type == "int" and spec.maximum is not None and spec.maximum - spec.minimum < 64:
+            for value in range(spec.minimum, spec.maximum + 1):
+                options = ruleset.make_options({spec.name: value})
+                most = max(most, ruleset.player_range(options)[1])
+    return int(most)
+
+
+#: Enum values that the service neither answers nor accepts: omitted from the schema.
+NEVER_SENT: dict[str, tuple[str, ...]] = {"MoveKind": ("MOVE_KIND_UNSPECIFIED",)}
+
 # ----------------------------------------------------------------------------- links
 
 
@@ -218,34 +334,33 @@ class Link:
 
 _STATE = "$response.body#/state"
 _SENT_STATE = "$request.body#/state"
-_TO_ACT = "$response.body#/to_act"
 
-#: The calls of a game: NewGame -> GetLegalMoves -> ApplyMove -> GetView -> GetScore, and
-#: back. A legal move goes back unchanged.
+#: The calls of a game: NewGame -> GetLegalMoves / GetView / SuggestMove -> ApplyMove ->
+#: ... -> GetScore. Every link resolves in every answer it follows: ApplyMove follows
+#: SuggestMove, whose answer always holds a legal move (a game with no move to make is
+#: refused, not answered), never a list of moves that may be empty.
 LINKS: tuple[Link, ...] = (
-    Link("NewGame", "GetLegalMoves", "GetLegalMoves", {"state": _STATE, "seat": _TO_ACT}),
-    Link("NewGame", "GetView", "GetView", {"state": _STATE, "seat": _TO_ACT}),
+    Link("NewGame", "GetLegalMoves", "GetLegalMoves", {"state": _STATE}),
+    Link("NewGame", "GetView", "GetView", {"state": _STATE}),
+    Link("NewGame", "SuggestMove", "SuggestMove", {"state": _STATE}),
     Link("NewGame", "GetScore", "GetScore", {"state": _STATE}),
+    Link("GetLegalMoves", "ApplyAnyMove", "ApplyMove", {"state": _SENT_STATE}, merge=True),
+    Link("GetLegalMoves", "SuggestMove", "SuggestMove", {"state": _SENT_STATE}),
     Link(
-        "GetLegalMoves",
-        "ApplyFirstLegalMove",
+        "SuggestMove",
+        "ApplySuggestedMove",
         "ApplyMove",
         {
             "state": _SENT_STATE,
-            "move": "$response.body#/moves/0",
+            "move": "$response.body#/move",
             "expected_version": "$response.body#/version",
         },
     ),
-    Link("GetLegalMoves", "ApplyAnyMove", "ApplyMove", {"state": _SENT_STATE}, merge=True),
-    Link("ApplyMove", "GetView", "GetView", {"state": _STATE, "seat": _TO_ACT}),
-    Link("ApplyMove", "GetLegalMoves", "GetLegalMoves", {"state": _STATE, "seat": _TO_ACT}),
+    Link("ApplyMove", "GetView", "GetView", {"state": _STATE}),
+    Link("ApplyMove", "GetLegalMoves", "GetLegalMoves", {"state": _STATE}),
+    Link("ApplyMove", "SuggestMove", "SuggestMove", {"state": _STATE}),
     Link("ApplyMove", "GetScore", "GetScore", {"state": _STATE}),
-    Link(
-        "GetView",
-        "ApplyFirstLegalMove",
-        "ApplyMove",
-        {"state": _SENT_STATE, "move": "$response.body#/legal_moves/0"},
-    ),
+    Link("GetView", "SuggestMove", "SuggestMove", {"state": _SENT_STATE}),
     Link("GetView", "GetScore", "GetScore", {"state": _SENT_STATE}),
     Link("GetScore", "GetLegalMoves", "GetLegalMoves", {"state": _SENT_STATE}),
 )
@@ -414,7 +529,8 @@ _FLOAT = {
 _BASE64 = {
     "type": "string",
     "contentEncoding": "base64",
-    "pattern": r"^[A-Za-z0-9+/_-]*={0,2}$",
+    # base64 or base64url, padded or not: groups of 4, then 2 or 3 characters
+    "pattern": r"^(?:[A-Za-z0-9+/_-]{4})*(?:[A-Za-z0-9+/_-]{2}={0,2}|[A-Za-z0-9+/_-]{3}=?)?$",
 }
 _SCALARS: dict[int, Schema] = {
     F.TYPE_INT32: _INT32,
@@ -439,11 +555,22 @@ def _ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def _nullable(schema: Schema) -> Schema:
+    """``schema`` or ``null``."""
+    if isinstance(schema.get("type"), str):
+        out = {**schema, "type": [schema["type"], "null"]}
+        if "enum" in schema:
+            out["enum"] = [*schema["enum"], None]
+        return out
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
 class Schemas:
     """The component schemas of the messages reachable from the RPCs."""
 
-    def __init__(self, contract: Contract) -> None:
+    def __init__(self, contract: Contract, limits: dict[str, Schema] | None = None) -> None:
         self.contract = contract
+        self.limits = limits or {}
         self.inputs: set[str] = set()  # messages reachable from a request
         self.outputs: set[str] = set()  # messages reachable from an answer
         self.enums: set[str] = set()
@@ -492,6 +619,12 @@ class Schemas:
         required: list[str] = []
         for i, field in enumerate(message.field):
             schema = self.field_schema(field, output=output)
+            limits = self.limits.get(f"{name}.{field.name}")
+            if limits and "type" in schema:
+                schema = {**schema, **limits}
+            if not output and name == "ApplyMoveRequest" and field.name == "move":
+                # a legal move goes back as it came: the answers' Move, or one written by hand
+                schema = {"anyOf": [_ref(self.name(field.type_name, output=True)), schema]}
             notes = []
             if f"{name}.{field.name}" in RULESET_ID_FIELDS:
                 ids = self.contract.ruleset_ids
@@ -508,6 +641,10 @@ class Schemas:
                 required.append(field.name)
             if not output and field.json_name != field.name:
                 notes.append(f"Also accepted as `{field.json_name}`.")
+            if not output and not needed and field.label != F.LABEL_REPEATED:
+                # proto3 JSON: null is the field's default, as if it were omitted
+                schema = _nullable(schema)
+                notes.append("`null` is taken as omitted.")
             if notes:
                 schema = {**schema, "description": " ".join(notes)}
             properties[field.name] = schema
@@ -545,10 +682,15 @@ class Schemas:
         for i, value in enumerate(enum.value):
             note = self.contract.comment(*path, 2, i)
             lines.append(f"- `{value.name}`" + (f": {note}" if note else ""))
+        never = NEVER_SENT.get(self.contract.enums[full_name][0], ())
+        if never:
+            lines.append(
+                "\n" + ", ".join(f"`{v}`" for v in never) + " is neither answered nor accepted."
+            )
         return {
             "type": "string",
             "description": "\n".join(lines),
-            "enum": [v.name for v in enum.value],
+            "enum": [v.name for v in enum.value if v.name not in never],
         }
 
     def components(self) -> dict[str, Schema]:
@@ -584,8 +726,14 @@ def error_schemas() -> dict[str, Schema]:
                 "message": {"type": "string", "description": "What went wrong, for people."},
                 "details": {
                     "type": "array",
-                    "items": _ref("google.rpc.ErrorInfo"),
+                    "description": "The `ErrorInfo` first; then, where the caller should "
+                    "try again later (`OVERLOADED`), a `RetryInfo`.",
+                    "prefixItems": [_ref("google.rpc.ErrorInfo")],
+                    "items": {
+                        "oneOf": [_ref("google.rpc.ErrorInfo"), _ref("google.rpc.RetryInfo")]
+                    },
                     "minItems": 1,
+                    "maxItems": 2,
                 },
             },
             "required": ["code", "message", "details"],
@@ -608,6 +756,21 @@ def error_schemas() -> dict[str, Schema]:
             "required": ["@type", "reason", "domain", "metadata"],
             "additionalProperties": False,
         },
+        "google.rpc.RetryInfo": {
+            "type": "object",
+            "description": "When to try again.",
+            "properties": {
+                "@type": {"const": "type.googleapis.com/google.rpc.RetryInfo"},
+                "retry_delay": {
+                    "type": "string",
+                    "pattern": "^[0-9]+(\\.[0-9]{1,9})?s$",
+                    "description": "A `google.protobuf.Duration` in seconds, as proto3 JSON "
+                    'writes it: `"1.500s"`.',
+                },
+            },
+            "required": ["@type", "retry_delay"],
+            "additionalProperties": False,
+        },
         "ErrorReason": {
             "type": "string",
             "description": "\n".join(
@@ -618,11 +781,19 @@ def error_schemas() -> dict[str, Schema]:
     }
 
 
-def _error_response(reasons: Sequence[Reason]) -> Schema:
+def _error_response(reasons: Sequence[Reason], beyond: Sequence[str] = ()) -> Schema:
     codes = sorted({getattr(code_pb2, r.code) for r in reasons})
     lines = "\n".join(f"- `{r.name}` ({r.code}): {r.when}" for r in reasons)
-    return {
-        "description": f"Refused, with one of these reasons:\n\n{lines}",
+    description = f"Refused, with one of these reasons:\n\n{lines}"
+    if beyond := [r.name for r in reasons if r.name in beyond]:
+        names = ", ".join(f"`{name}`" for name in beyond)
+        description += (
+            f"\n\nA request that fits the schema may still be refused with {names}: "
+            "these depend on the game in the token or on the ruleset's rules. The other "
+            "reasons answer only requests that do not fit it."
+        )
+    response: Schema = {
+        "description": description,
         "content": {
             JSON: {
                 "schema": {
@@ -645,14 +816,42 @@ def _error_response(reasons: Sequence[Reason]) -> Schema:
             }
         },
     }
+    if "OVERLOADED" in {r.name for r in reasons}:
+        response["headers"] = {
+            "Retry-After": {
+                "description": "Whole seconds to wait before trying again (at least 1).",
+                "required": True,
+                "schema": {"type": "string", "pattern": "^[1-9][0-9]*$"},
+            }
+        }
+    return response
 
 
-def error_responses(reasons: Iterable[str]) -> dict[str, Schema]:
+def error_responses(reasons: Iterable[str], beyond: Sequence[str] = ()) -> dict[str, Schema]:
     by_status: dict[int, list[Reason]] = {}
     for name in reasons:
         reason = REASON[name]
         by_status.setdefault(reason.http, []).append(reason)
-    return {str(status): _error_response(by_status[status]) for status in sorted(by_status)}
+    return {str(status): _error_response(by_status[status], beyond) for status in sorted(by_status)}
+
+
+def beyond_schema(rpc: str) -> list[str]:
+    """The reasons with which ``rpc`` may refuse a request that fits its schema."""
+    reasons = [r for r in RPC_REASONS[rpc] if r in BEYOND_SCHEMA]
+    return [r for r in reasons if r != "MALFORMED_REQUEST" or rpc == "ApplyMove"]
+
+
+#: The header that gives a call a deadline (REST's counterpart of a gRPC deadline).
+TIMEOUT_HEADER: Schema = {
+    "name": "x-request-timeout",
+    "in": "header",
+    "required": False,
+    "description": "A deadline for the call: seconds from its arrival, a decimal number "
+    "above 0 and at most 86400 (a day). When it passes before the bot has answered, the "
+    "call is answered 504 `DEADLINE_EXCEEDED`; a value that is not such a number is refused "
+    "with 400 `MALFORMED_REQUEST`.",
+    "schema": {"type": "number", "exclusiveMinimum": 0, "maximum": 86400},
+}
 
 
 # -------------------------------------------------------------------------- document
@@ -680,19 +879,27 @@ def _health(operation_id: str, summary: str, ready: bool) -> Schema:
     responses: dict[str, Schema] = {
         "200": {"description": '`{"status": "SERVING"}`', "content": {JSON: {"schema": serving}}}
     }
+    operation: Schema = {"operationId": operation_id, "tags": ["Health"], "summary": summary}
     if ready:
         responses["503"] = {
-            "description": '`{"status": "NOT_SERVING"}`: the server has begun to stop.',
+            "description": '`{"status": "NOT_SERVING"}`: the server has begun to stop, or '
+            "its gRPC door does not answer `SERVING`.",
             "content": {JSON: {"schema": serving}},
         }
-    return {
-        "get": {
-            "operationId": operation_id,
-            "tags": ["Health"],
-            "summary": summary,
-            "responses": responses,
-        }
-    }
+        responses["404"] = _error_response([REASON["SERVICE_UNKNOWN"]])
+        operation["parameters"] = [
+            {
+                "name": "service",
+                "in": "query",
+                "required": False,
+                "description": "The service whose readiness to tell, as gRPC health names "
+                'it: `""` (the server) or `domino_rules.v1.DominoRules`. Omitted: the '
+                "server.",
+                "schema": {"type": "string", "enum": ["", "domino_rules.v1.DominoRules"]},
+            }
+        ]
+    operation["responses"] = responses
+    return {"get": operation}
 
 
 def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[str, Any]:
@@ -701,7 +908,7 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
     contract = Contract(file)
     service = contract.service(SERVICE)
     service_index = list(file.service).index(service)
-    schemas = Schemas(contract)
+    schemas = Schemas(contract, field_limits())
     for method in service.method:
         schemas.reach(method.input_type, schemas.inputs)
         schemas.reach(method.output_type, schemas.outputs)
@@ -767,7 +974,14 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
             }
         elif rule.body or contract.message(method.input_type).field:
             raise SystemExit(f'{method.name}: only `body: "*"` or a request without fields')
-        operation["responses"] = {"200": ok, **error_responses(RPC_REASONS[method.name])}
+        if method.name == "SuggestMove":
+            operation["parameters"] = [TIMEOUT_HEADER]
+        beyond = beyond_schema(method.name)
+        operation["responses"] = {
+            "200": ok,
+            **error_responses(RPC_REASONS[method.name], beyond),
+        }
+        operation["x-refused-beyond-the-schema"] = beyond
         paths.setdefault(path, {})[verb] = operation
     paths["/healthz"] = _health("Healthz", "Liveness: the process answers.", ready=False)
     paths["/readyz"] = _health(
