@@ -13,10 +13,16 @@
 # one built in house). Settings come from the DOMINO_RULES_* environment variables
 # (service/domino_rules/settings.py). The HEALTHCHECK is an image setting that only the
 # docker format keeps: podman and buildah need `--format docker` (make image does so).
+# EXTRAS are the package's extras installed with it: otel (tracing, on when
+# OTEL_EXPORTER_OTLP_ENDPOINT is set) by default; --build-arg EXTRAS= for none. Every
+# version comes from constraints.txt, the same as `make` and CI install. The image runs
+# on a read-only root filesystem: serve writes only in $TMPDIR (/tmp), so mount a
+# writable volume there (deploy/kubernetes does: an emptyDir).
 ARG BASE=python:3.11-slim
 
 # ---------------------------------------------------------------- build: a venv with the project
 FROM ${BASE} AS build
+ARG EXTRAS=otel
 
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -24,8 +30,9 @@ ENV PIP_NO_CACHE_DIR=1 \
 RUN python -m venv /opt/venv
 WORKDIR /src
 COPY . .
-# A regular (not editable) install from the source tree; dependencies come from PyPI.
-RUN /opt/venv/bin/pip install . \
+# A regular (not editable) install from the source tree; dependencies come from PyPI, at
+# the versions of constraints.txt.
+RUN /opt/venv/bin/pip install -c constraints.txt ".${EXTRAS:+[$EXTRAS]}" \
  && /opt/venv/bin/domino-rules --version
 
 # ---------------------------------------------------------------- runtime

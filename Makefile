@@ -3,23 +3,34 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: serve test lint proto bench tournament image smoke clean chromium
+# Every install takes the exact versions in constraints.txt (`make lock` makes it).
+CONSTRAINTS := constraints.txt
+PIP_INSTALL := $(BIN)/python -m pip install --quiet -c $(CONSTRAINTS)
+
+.PHONY: serve test lint proto bench tournament image smoke clean lock system-packages chromium nginx
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
 
-test: $(VENV)/.installed-test chromium
+test: $(VENV)/.installed-test system-packages
 	$(BIN)/python -m pytest
 
-# The playground's browser test (tests/browser) drives Debian's Chromium with its
-# chromedriver; installed (as root, or with sudo) only when either is missing
+# Debian packages the test suite drives, installed (as root, or with sudo) only when one
+# is missing: Chromium and its chromedriver (the playground's browser test, tests/browser)
+# and nginx (a balancer in front of serve). grpcurl and buf come with the test extra.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-chromium:
-	@if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then \
+system-packages:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
+	command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
 		$(SUDO) apt-get update && \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-			chromium chromium-driver; \
+			$$missing; \
 	fi
+chromium nginx: system-packages
 
 # ruff (lint and format) and mypy --strict over the package, the tests and the benchmarks;
 # buf lint of the contract and its breaking-change check against the released image
@@ -46,37 +57,63 @@ bench: $(VENV)/.installed-bench
 tournament: $(VENV)/.installed-bench
 	$(BIN)/python bench/tournament.py
 
-# The container image: docker when its daemon answers, otherwise podman, in the docker
-# format (the OCI format has no HEALTHCHECK). See deploy/README.md.
+# The container image: $(ENGINE) if given, else docker when its daemon answers, else
+# podman, in the docker format (the OCI format has no HEALTHCHECK); with neither,
+# deploy/engine.sh says so and what to do. See deploy/README.md.
 VERSION     ?= $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 IMAGE       ?= domino-rules:$(VERSION)
 BASE        ?= python:3.11-slim
 IMAGE_FLAGS ?=
-ENGINE      ?= $(shell docker info >/dev/null 2>&1 && echo docker || echo podman)
+ENGINE      ?=
 
 image:
-	$(ENGINE) build $(if $(filter podman buildah,$(firstword $(ENGINE))),--format docker) \
-		--build-arg BASE=$(BASE) $(IMAGE_FLAGS) -t $(IMAGE) .
+	@engine=$$(ENGINE='$(ENGINE)' deploy/engine.sh) || exit 2; \
+	first=$${engine%% *}; format=""; \
+	case "$${first##*/}" in podman|buildah) format="--format docker";; esac; \
+	set -x; \
+	$$engine build $$format --build-arg BASE=$(BASE) $(IMAGE_FLAGS) -t $(IMAGE) .
 
 smoke:
-	ENGINE="$(ENGINE)" deploy/smoke.sh $(IMAGE)
+	@engine=$$(ENGINE='$(ENGINE)' deploy/engine.sh) || exit 2; \
+	ENGINE="$$engine" deploy/smoke.sh $(IMAGE)
 
-$(VENV)/.installed: pyproject.toml
+# constraints.txt anew: the newest versions pyproject.toml allows of every package the
+# project and its test, dev, bench and otel extras pull in, installed into a fresh venv
+# and frozen (the project itself left out). Run it after changing a dependency in
+# pyproject.toml, and commit both files.
+LOCK_EXTRAS := test,dev,bench,otel
+lock:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(PYTHON) -m venv "$$tmp/venv"; \
+	"$$tmp/venv/bin/python" -m pip install --quiet --upgrade pip; \
+	"$$tmp/venv/bin/python" -m pip install --quiet ".[$(LOCK_EXTRAS)]"; \
+	{ \
+		echo "# Every package the project and its extras ($(LOCK_EXTRAS)) install, at an exact version:"; \
+		echo "# every pip install of the Makefile, CI and the Dockerfile takes -c $(CONSTRAINTS)."; \
+		echo "# Made by 'make lock' (pip freeze of a fresh venv, Python $$("$$tmp/venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])'))."; \
+		echo "# After changing a dependency in pyproject.toml: make lock, and commit both files."; \
+		"$$tmp/venv/bin/python" -m pip freeze --exclude domino-rules; \
+	} > "$$tmp/constraints.txt"; \
+	mv "$$tmp/constraints.txt" $(CONSTRAINTS); \
+	echo "$(CONSTRAINTS): $$(grep -vc '^#' $(CONSTRAINTS)) packages"
+
+$(VENV)/.installed: pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(PIP_INSTALL) -e .
 	touch $@
 
+# the tests run with the otel extra too: tracing's access-line ids are checked end to end
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(PIP_INSTALL) -e '.[test,otel]'
 	touch $@
 
 $(VENV)/.installed-bench: $(VENV)/.installed-test
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(PIP_INSTALL) -e '.[test,otel,bench]'
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed-test
-	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	$(PIP_INSTALL) -e '.[test,otel,dev]'
 	touch $@
 
 clean:

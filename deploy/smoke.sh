@@ -22,16 +22,8 @@
 set -euo pipefail
 
 IMAGE=${1:?usage: deploy/smoke.sh IMAGE}
-if [[ -z ${ENGINE:-} ]]; then
-    if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
-        ENGINE=docker
-    elif command -v podman >/dev/null 2>&1; then
-        ENGINE=podman
-    else
-        echo "smoke: neither a docker daemon nor podman" >&2
-        exit 2
-    fi
-fi
+# $ENGINE, else docker or podman; with none, engine.sh says what to do (exit 2)
+ENGINE=$("$(dirname "$0")/engine.sh") || exit 2
 read -r -a engine <<<"$ENGINE"
 kind=${engine[0]##*/}
 NAME=domino-rules-smoke-$$
