@@ -30,6 +30,8 @@ DEPLOY = ROOT / "deploy"
 KUBERNETES = DEPLOY / "kubernetes"
 BASE = KUBERNETES / "base"
 PRODUCTION = KUBERNETES / "overlays" / "production"
+TRACING = KUBERNETES / "overlays" / "tracing"
+OVERLAYS = {"base": BASE, "production": PRODUCTION, "tracing": TRACING}
 DEFAULTS = Settings()
 #: The oldest and the newest Kubernetes the manifests are checked against.
 KUBERNETES_VERSIONS = ("1.25", kubernetes_validate.utils.latest_version())
@@ -92,13 +94,41 @@ def test_dockerfile_matches_the_cli_defaults() -> None:
     assert command[:2] == ["python", "-c"]
     assert "/healthz" in command[2] and f"'{DEFAULTS.http_port}'" in command[2]
     compile(command[2], "<healthcheck>", "exec")
-    assert any("pip install" in args for name, args in instructions if name == "RUN")
+    installs = [args for name, args in instructions if name == "RUN" and "pip install" in args]
+    assert installs and all("-c constraints.txt" in args for args in installs)
 
 
 def test_dockerignore_keeps_the_context_small() -> None:
     ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()}
     assert {".venv", ".git", "**/__pycache__", "deploy", "tests"} <= ignored
     assert "service" not in ignored and "pyproject.toml" not in ignored
+    assert "constraints.txt" not in ignored and (ROOT / "constraints.txt").is_file()
+
+
+def test_every_install_takes_the_constraints() -> None:
+    """make, CI (through make) and the image install the versions of constraints.txt; the
+    file pins every package exactly, and `make lock` remakes it."""
+    makefile = (ROOT / "Makefile").read_text()
+    installs = [line for line in makefile.splitlines() if "-m pip install" in line]
+    # the lock's own fresh venv ($$tmp) is the one install without constraints
+    plain = [
+        line
+        for line in installs
+        if "PIP_INSTALL" not in line and "--upgrade pip" not in line and "$$tmp" not in line
+    ]
+    assert not plain, plain
+    assert sum("$(PIP_INSTALL)" in line for line in makefile.splitlines()) >= 4
+    assert "PIP_INSTALL := $(BIN)/python -m pip install --quiet -c $(CONSTRAINTS)" in makefile
+    assert re.search(r"^lock:", makefile, re.MULTILINE)
+    pins = [
+        line
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert pins and all(re.fullmatch(r"[A-Za-z0-9_.\-]+==\S+", pin) for pin in pins), pins
+    names = {pin.split("==")[0].lower().replace("_", "-") for pin in pins}
+    assert {"grpcio", "flask", "pytest", "ruff", "opentelemetry-sdk", "dominoes"} <= names
+    assert "domino-rules" not in names
 
 
 def test_the_smoke_script_is_valid_bash_and_checks_what_it_says() -> None:
@@ -115,6 +145,44 @@ def test_the_smoke_script_is_valid_bash_and_checks_what_it_says() -> None:
     assert all(f'"{name}"' in text for name in HEALTH_SERVICES)
 
 
+def test_with_no_container_engine_make_image_says_what_to_do(tmp_path: Path) -> None:
+    """No docker daemon and no podman: exit 2 and a message that names both and ENGINE,
+    not a shell's 'command not found'."""
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("needs bash")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "bash").symlink_to(bash)
+    script = str(DEPLOY / "engine.sh")
+    env = {"PATH": str(bin_dir)}
+    none = subprocess.run([bash, script], capture_output=True, text=True, env=env, check=False)
+    assert none.returncode == 2 and none.stdout == ""
+    assert "neither is available" in none.stderr and "docker: not installed" in none.stderr
+    assert "apt-get install podman" in none.stderr and "ENGINE=" in none.stderr
+    docker = bin_dir / "docker"
+    docker.write_text("#!/bin/sh\nexit 1\n")  # a client whose daemon does not answer
+    docker.chmod(0o755)
+    no_daemon = subprocess.run([bash, script], capture_output=True, text=True, env=env, check=False)
+    assert no_daemon.returncode == 2 and "daemon does not answer" in no_daemon.stderr
+    named = subprocess.run(
+        [bash, script],
+        capture_output=True,
+        text=True,
+        env={**env, "ENGINE": "docker --context remote"},
+        check=False,
+    )
+    assert (named.returncode, named.stdout) == (0, "docker --context remote\n")
+    missing = subprocess.run(
+        [bash, script],
+        capture_output=True,
+        text=True,
+        env={**env, "ENGINE": "nerdctl"},
+        check=False,
+    )
+    assert missing.returncode == 2 and "no 'nerdctl' command" in missing.stderr
+
+
 # ------------------------------------------------------------------ kustomize
 
 
@@ -124,7 +192,8 @@ def _documents(path: Path) -> list[Doc]:
 
 def _merge(base: Any, patch: Any) -> Any:
     """A strategic merge patch, as far as these manifests use it: maps merge key by key
-    (``null`` deletes), lists of named items merge by ``name``, anything else replaces."""
+    (``null`` deletes), lists of named items merge by ``name`` (items new to the list come
+    first), anything else replaces."""
     if isinstance(base, dict) and isinstance(patch, dict):
         out = dict(base)
         for key, value in patch.items():
@@ -140,13 +209,14 @@ def _merge(base: Any, patch: Any) -> Any:
     )
     if named:
         merged = [copy.deepcopy(item) for item in base]
+        added = []
         for item in patch:
             index = next((i for i, old in enumerate(merged) if old["name"] == item["name"]), None)
             if index is None:
-                merged.append(copy.deepcopy(item))
+                added.append(copy.deepcopy(item))
             else:
                 merged[index] = _merge(merged[index], item)
-        return merged
+        return added + merged  # as kustomize does: new items first, in the patch's order
     return copy.deepcopy(patch)
 
 
@@ -194,13 +264,13 @@ def _by_kind(docs: list[Doc]) -> dict[tuple[str, str], Doc]:
     return out
 
 
-@pytest.fixture(scope="module", params=["base", "production"])
+@pytest.fixture(scope="module", params=list(OVERLAYS))
 def built(request: pytest.FixtureRequest) -> dict[tuple[str, str], Doc]:
-    return _by_kind(kustomize(BASE if request.param == "base" else PRODUCTION))
+    return _by_kind(kustomize(OVERLAYS[request.param]))
 
 
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
-@pytest.mark.parametrize("directory", [BASE, PRODUCTION], ids=["base", "production"])
+@pytest.mark.parametrize("directory", list(OVERLAYS.values()), ids=list(OVERLAYS))
 def test_the_kustomize_subset_builds_what_kubectl_does(directory: Path) -> None:
     """Where kubectl is at hand, the built manifests the other tests check are exactly
     what `kubectl kustomize` builds."""
@@ -233,6 +303,8 @@ def test_every_file_is_yaml_without_tabs() -> None:
         "base/secret.example.yaml",
         "overlays/production/kustomization.yaml",
         "overlays/production/servicemonitor.yaml",
+        "overlays/tracing/kustomization.yaml",
+        "overlays/tracing/networkpolicy-otlp.yaml",
     }
     for path in files:
         assert "\t" not in path.read_text(), path
@@ -245,7 +317,7 @@ def test_every_manifest_and_every_build_fits_the_kubernetes_schemas(version: str
     built (base and production overlay), strictly: no unknown field, no wrong type."""
     base_files = [p for p in _manifest_files() if p.parent == BASE]
     resources = [(str(p.relative_to(ROOT)), doc) for p in base_files for doc in _documents(p)]
-    for directory in (BASE, PRODUCTION):
+    for directory in OVERLAYS.values():
         resources += [(f"built {directory.name}", doc) for doc in kustomize(directory)]
     checked = 0
     for where, doc in resources:
@@ -257,7 +329,7 @@ def test_every_manifest_and_every_build_fits_the_kubernetes_schemas(version: str
             path = ".".join(str(part) for part in error.path)
             raise AssertionError(f"{where}: {doc['kind']} {path}: {error.message}") from None
         checked += 1
-    assert checked >= 2 * 6 + 7
+    assert checked >= 6 + 6 + 6 + 7 + 1
 
 
 def test_the_service_monitor_has_the_operators_shape(built: dict[tuple[str, str], Doc]) -> None:
@@ -340,13 +412,13 @@ def test_the_deployment_matches_the_service(built: dict[tuple[str, str], Doc]) -
 
 
 def test_the_stop_fits_in_the_termination_grace_period(built: dict[tuple[str, str], Doc]) -> None:
-    """preStop, then serve's drain delay, its grace for calls in flight and the margin
-    it gives the doors to exit, all within terminationGracePeriodSeconds."""
+    """On SIGTERM serve says NOT_SERVING at once and serves on for the drain delay, then
+    gives calls in flight the grace, and the doors a margin to exit: all of it within
+    terminationGracePeriodSeconds. The readiness probe notices within the drain delay, so
+    that the pod leaves the endpoints while it still serves; no preStop sleep adds to it."""
     deployment = built[("Deployment", "domino-rules")]
     container = _container(deployment)
-    command = container["lifecycle"]["preStop"]["exec"]["command"]
-    assert command[0] == "sleep"
-    pre_stop = float(command[1])
+    assert "preStop" not in container.get("lifecycle", {}), "the drain delay is the wait"
     env = _env(container)
     settings = Settings.from_env(
         {
@@ -354,10 +426,79 @@ def test_the_stop_fits_in_the_termination_grace_period(built: dict[tuple[str, st
             "DOMINO_RULES_GRACE": env["DOMINO_RULES_GRACE"]["value"],
         }
     )
-    assert settings.drain_delay > 0
-    needed = pre_stop + settings.drain_delay + settings.grace + supervisor.STOP_MARGIN
+    assert (settings.drain_delay, settings.grace) == (5, 10)
+    needed = settings.drain_delay + settings.grace + supervisor.STOP_MARGIN
     period = deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
-    assert needed <= period <= needed + 10, (needed, period)
+    assert needed + 5 <= period <= needed + 10, (needed, period)
+    readiness = container["readinessProbe"]
+    assert readiness["periodSeconds"] <= 2 and readiness["failureThreshold"] == 1
+    # the last probe that can still pass, plus one period and its timeout: within the delay
+    noticed = readiness["periodSeconds"] * readiness["failureThreshold"] + readiness.get(
+        "timeoutSeconds", 1
+    )
+    assert noticed <= settings.drain_delay, (noticed, settings.drain_delay)
+
+
+def test_pods_run_on_a_read_only_root_with_a_memory_tmp(
+    built: dict[tuple[str, str], Doc],
+) -> None:
+    """readOnlyRootFilesystem, and the one place serve writes (its temporary directory:
+    metrics files, gunicorn's heartbeat files) an emptyDir on /tmp named by TMPDIR."""
+    deployment = built[("Deployment", "domino-rules")]
+    container = _container(deployment)
+    assert container["securityContext"]["readOnlyRootFilesystem"] is True
+    (mount,) = container["volumeMounts"]
+    assert mount["mountPath"] == "/tmp" == _env(container)["TMPDIR"]["value"]
+    volumes = {v["name"]: v for v in deployment["spec"]["template"]["spec"]["volumes"]}
+    assert "emptyDir" in volumes[mount["name"]]
+    assert not mount.get("readOnly", False)
+
+
+def test_cpu_requests_equal_limits_so_the_autoscaler_target_means_calls(
+    built: dict[tuple[str, str], Doc],
+) -> None:
+    """serve sizes its doors from the CPU limit, and the autoscaler's target is a share
+    of the request: the two are equal, a whole number of cores."""
+    resources = _container(built[("Deployment", "domino-rules")])["resources"]
+    assert resources["requests"]["cpu"] == resources["limits"]["cpu"]
+    assert re.fullmatch(r"\d+", str(resources["limits"]["cpu"]))
+    hpa = built[("HorizontalPodAutoscaler", "domino-rules")]
+    (metric,) = hpa["spec"]["metrics"]
+    assert 50 <= metric["resource"]["target"]["averageUtilization"] <= 80
+
+
+def _allows_egress(policy: Doc, port: int) -> bool:
+    return any(
+        p.get("port") == port and p.get("protocol", "TCP") == "TCP"
+        for rule in policy["spec"].get("egress", [])
+        for p in rule.get("ports", [])
+    )
+
+
+def test_tracing_gets_out_to_the_collector(built: dict[tuple[str, str], Doc]) -> None:
+    """Where the pods trace (OTEL_EXPORTER_OTLP_ENDPOINT), a NetworkPolicy selecting them
+    lets OTLP out to the endpoint's port; where they do not, only DNS goes out."""
+    deployment = built[("Deployment", "domino-rules")]
+    labels = deployment["spec"]["template"]["metadata"]["labels"]
+    env = _env(_container(deployment))
+    policies = [
+        doc
+        for (kind, _), doc in built.items()
+        if kind == "NetworkPolicy"
+        and doc["spec"]["podSelector"]["matchLabels"].items() <= labels.items()
+        and "Egress" in doc["spec"]["policyTypes"]
+    ]
+    endpoint = env.get("OTEL_EXPORTER_OTLP_ENDPOINT")
+    if endpoint is None:
+        assert not any(_allows_egress(p, 4317) or _allows_egress(p, 4318) for p in policies)
+        return
+    port = int(re.fullmatch(r"https?://[^/:]+:(\d+)/?", endpoint["value"]).group(1))  # type: ignore[union-attr]
+    protocol = env["OTEL_EXPORTER_OTLP_PROTOCOL"]["value"]
+    assert (protocol, port) in {("grpc", 4317), ("http/protobuf", 4318)}
+    (otlp,) = [p for p in policies if _allows_egress(p, port)]
+    (rule,) = otlp["spec"]["egress"]
+    assert rule["to"], "only to the collector, not anywhere"
+    assert otlp["metadata"]["name"] != "domino-rules"  # its own policy, the base's kept
 
 
 def test_the_services_autoscaler_budget_and_policy_agree(
@@ -395,6 +536,20 @@ def test_the_services_autoscaler_budget_and_policy_agree(
     (ingress,) = policy["spec"]["ingress"]
     assert {p["port"] for p in ingress["ports"]} == set(ports)
     assert {p["port"] for rule in policy["spec"]["egress"] for p in rule["ports"]} == {53}
+
+
+def test_the_tracing_overlay_adds_the_otlp_policy_and_variables_only() -> None:
+    production = _by_kind(kustomize(PRODUCTION))
+    tracing = _by_kind(kustomize(TRACING))
+    assert set(tracing) - set(production) == {("NetworkPolicy", "domino-rules-otlp")}
+    added = set(_env(_container(tracing[("Deployment", "domino-rules")]))) - set(
+        _env(_container(production[("Deployment", "domino-rules")]))
+    )
+    assert added == {
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "OTEL_SERVICE_NAME",
+    }
 
 
 def test_the_production_overlay_changes_sizes_and_image_only() -> None:
