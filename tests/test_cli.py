@@ -116,8 +116,35 @@ def test_bad_settings_stop_start_up_with_a_message(env: dict[str, str], message:
     assert message in line
 
 
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (("--grpc-workers", "100000"), {}),
+        ((), {"DOMINO_RULES_HTTP_WORKERS": "99999999999999999999"}),
+        (("--bot-queue", "1e9"), {}),
+    ],
+)
+def test_huge_worker_counts_stop_start_up_before_anything_forks(
+    args: tuple[str, ...], env: dict[str, str]
+) -> None:
+    """A count past its documented maximum is one line and exit status 2, not a fork
+    bomb or a traceback: nothing was started (no port was bound)."""
+    line = _refused("--grpc-port", "0", "--http-port", "0", *args, env=env)
+    assert "must be a whole number from" in line and "DOMINO_RULES_" in line
+
+
 BAD_VALUES = [
-    ("http_workers", "0", "must be a whole number >= 1"),
+    ("http_workers", "0", "must be a whole number from 1 to 64"),
+    ("http_workers", "100000", "must be a whole number from 1 to 64"),
+    ("grpc_workers", "100000", "must be a whole number from 1 to 64"),
+    ("http_threads", "100000", "must be a whole number from 1 to 256"),
+    ("http_max_connections", "10000000", "must be a whole number from 1 to 65536"),
+    ("grpc_max_calls", "99999999999", "must be a whole number from 1 to 10000"),
+    ("bot_capacity", "0", "must be a whole number from 1 to 64"),
+    ("bot_capacity", "65", "must be a whole number from 1 to 64"),
+    ("bot_queue", "-1", "must be a whole number from 0 to 1024"),
+    ("grace", "1e9", "<= 3600"),
+    ("drain_delay", "7200", "<= 3600"),
     ("http_workers", "-1", "must be a whole number"),
     ("http_workers", "abc", "must be a whole number"),
     ("grpc_workers", "0", "must be a whole number"),
@@ -160,38 +187,38 @@ def test_every_bad_value_names_flag_and_variable(
         (
             (),
             {"DOMINO_RULES_HTTP_WORKERS": "0"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number >= 1, not '0'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not '0'",
         ),
         (
             (),
             {"DOMINO_RULES_HTTP_WORKERS": "-1"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number >= 1, not '-1'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not '-1'",
         ),
         (
             (),
             {"DOMINO_RULES_HTTP_WORKERS": "abc"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number >= 1, not 'abc'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not 'abc'",
         ),
         (
             ("--http-workers", "2"),
             {"DOMINO_RULES_HTTP_WORKERS": "abc"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number >= 1, not 'abc'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not 'abc'",
         ),
         (
             ("--grpc-workers", "0"),
             {},
-            "--grpc-workers / DOMINO_RULES_GRPC_WORKERS must be a whole number >= 1, not '0'",
+            "--grpc-workers / DOMINO_RULES_GRPC_WORKERS must be a whole number from 1 to 64, not '0'",
         ),
         (
             ("--grace", "-1"),
             {},
-            "--grace / DOMINO_RULES_GRACE must be a number of seconds >= 0, not '-1'",
+            "--grace / DOMINO_RULES_GRACE must be a number of seconds >= 0 and <= 3600, not '-1'",
         ),
         (
             (),
             {"DOMINO_RULES_GRPC_MAX_CALLS": "lots"},
-            "--grpc-max-calls / DOMINO_RULES_GRPC_MAX_CALLS must be a whole number >= 1, "
-            "not 'lots'",
+            "--grpc-max-calls / DOMINO_RULES_GRPC_MAX_CALLS must be a whole number from 1 to "
+            "10000, not 'lots'",
         ),
         (
             ("--grpc-port", "http"),
@@ -258,7 +285,8 @@ def test_settings_defaults_need_no_configuration() -> None:
     settings = Settings.from_env({})
     assert (settings.host, settings.grpc_port, settings.http_port) == ("127.0.0.1", 50051, 8080)
     assert settings.grpc_workers >= 1 and settings.http_workers >= 2
-    assert (settings.grace, settings.drain_delay) == (10.0, 0.0)
+    assert (settings.grace, settings.drain_delay) == (10.0, 5.0)
+    assert (settings.bot_capacity, settings.bot_queue) == (1, 2)
     assert settings.max_request_bytes == 1024 * 1024
     assert not settings.tokens().sealed
 

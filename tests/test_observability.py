@@ -826,7 +826,9 @@ def test_health_agrees_on_both_doors_per_service_name(served: Served) -> None:
         _health(served.grpc_port, "no.such.Service")
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
     status, _, body = _get(f"{served.base}/readyz?service=no.such.Service")
-    assert (status, json.loads(body)) == (404, {"status": "SERVICE_UNKNOWN"})
+    error = json.loads(body)  # the service's error shape, reason as gRPC's NOT_FOUND says
+    assert (status, error["code"], error["details"][0]["reason"]) == (404, 5, "SERVICE_UNKNOWN")
+    assert "no.such.Service" in error["message"]
 
 
 def test_readiness_follows_the_grpc_door() -> None:

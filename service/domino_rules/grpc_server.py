@@ -24,8 +24,8 @@ import ctypes
 import logging
 import os
 import signal
+import socket
 import threading
-import time
 from collections.abc import Callable
 from concurrent import futures
 from dataclasses import dataclass
@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import grpc
 from google.protobuf.message import DecodeError
-from google.rpc import code_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
 from . import observability, tracing
+from .admission import deadline_scope
 from .api import ApiError, RulesService, to_status
 from .lifecycle import wait_for_drain
 from .v1 import domino_rules_pb2 as pb
@@ -49,11 +49,11 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "SERVICE_NAME",
-    "Gate",
     "GrpcDoor",
     "build_door",
     "create_server",
     "serve_process",
+    "stop_listening",
 ]
 
 log = logging.getLogger(__name__)
@@ -65,8 +65,6 @@ MAX_MESSAGE_BYTES = 1024 * 1024
 #: threads would not answer faster; calls past them wait their turn, up to
 #: ``max_concurrent_rpcs`` in all.
 CALL_THREADS = 16
-#: How long a stopping server waits for calls to stop arriving before it stops.
-QUIET = 0.2
 #: How often a serving process gives freed memory back to the system.
 TRIM_EVERY = 2.0
 
@@ -82,61 +80,6 @@ def _malloc_trim() -> Callable[[], object]:
     return lambda: function(0)
 
 
-class Gate:
-    """Lets calls in until it closes, then refuses new ones with UNAVAILABLE and tells
-    when the calls already in are done.
-
-    gRPC's own ``server.stop(grace)`` cancels the calls that have reached the server but
-    not yet a thread (the server takes them one at a time): under load, most calls in
-    flight at a stop would end CANCELLED. So a stop first closes this gate, which every
-    call of the service passes, and waits until no call is inside and none has come for
-    :data:`QUIET` seconds (so none waits unseen in the server's queues); only then does
-    the server stop.
-    """
-
-    def __init__(self) -> None:
-        self._inside = 0
-        self._closed = False
-        self._last_arrival = 0.0
-        self._changed = threading.Condition()
-
-    def enter(self) -> bool:
-        with self._changed:
-            self._last_arrival = time.monotonic()
-            if self._closed:
-                return False
-            self._inside += 1
-            return True
-
-    def leave(self) -> None:
-        with self._changed:
-            self._inside -= 1
-            self._changed.notify_all()
-
-    def close(self, wait: float) -> bool:
-        """Refuse new calls; wait up to ``wait`` seconds for the calls inside to finish
-        and the arrivals to stop. Whether they did."""
-        deadline = time.monotonic() + wait
-        with self._changed:
-            self._closed = True
-            while True:
-                now = time.monotonic()
-                quiet_for = now - self._last_arrival
-                if self._inside == 0 and quiet_for >= QUIET:
-                    return True
-                if now >= deadline:
-                    return False
-                self._changed.wait(min(deadline - now, max(QUIET - quiet_for, 0.01)))
-
-
-def _stopping() -> ApiError:
-    return ApiError(
-        code_pb2.UNAVAILABLE,
-        "SERVER_STOPPING",
-        "the server is stopping: send the call again, to another replica",
-    )
-
-
 def _given_id(context: grpc.ServicerContext) -> str | None:
     """The request id the caller sent, if any."""
     for key, value in context.invocation_metadata():
@@ -145,9 +88,7 @@ def _given_id(context: grpc.ServicerContext) -> str | None:
     return None
 
 
-def _handler(
-    service: RulesService, method: Any, gate: Gate | None = None
-) -> grpc.RpcMethodHandler[bytes, Any]:
+def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes, Any]:
     """A unary handler that parses the request itself, so that bytes which are not the
     request message get INVALID_ARGUMENT / MALFORMED_REQUEST rather than INTERNAL; each
     call gets a request id (the caller's ``x-request-id``, echoed in the initial
@@ -165,13 +106,7 @@ def _handler(
                 # sent on its own, ahead of the answer: about 4% of an ApplyMove's server
                 # CPU, so only when the caller asked, by sending an id (deploy/README.md)
                 context.send_initial_metadata(((observability.REQUEST_ID, call.request_id),))
-            if gate is not None and not gate.enter():
-                _abort(context, call, _stopping())
-            try:
-                return serve(data, context, call)
-            finally:
-                if gate is not None:
-                    gate.leave()
+            return serve(data, context, call)
         finally:
             observability.finish(call)
 
@@ -183,7 +118,8 @@ def _handler(
                 raise ApiError.malformed(
                     f"the request is not a {request_type.__name__}: {exc}"
                 ) from None
-            return rpc(request)
+            with deadline_scope(context.time_remaining()):  # SuggestMove honours it
+                return rpc(request)
         except ApiError as error:
             _abort(context, call, error)
         except Exception:  # a bug: log it, tell the client nothing more
@@ -209,7 +145,6 @@ class GrpcDoor:
     server: grpc.Server
     port: int
     health: health.HealthServicer
-    gate: Gate
 
     def set_serving(self, serving: bool) -> None:
         """Report SERVING or NOT_SERVING for the whole server and for the service."""
@@ -250,8 +185,7 @@ def build_door(
     )
     service = observability.watch(service or RulesService())
     descriptor = pb.DESCRIPTOR.services_by_name["DominoRules"]
-    gate = Gate()
-    handlers = {m.name: _handler(service, m, gate) for m in descriptor.methods}
+    handlers = {m.name: _handler(service, m) for m in descriptor.methods}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -262,7 +196,7 @@ def build_door(
         raise OSError(f"cannot bind gRPC to {address}: {exc}") from None
     if port == 0:
         raise OSError(f"cannot bind gRPC to {address}")
-    door = GrpcDoor(server, port, health_servicer, gate)
+    door = GrpcDoor(server, port, health_servicer)
     door.set_serving(True)
     return door
 
@@ -308,28 +242,69 @@ def create_server(
     return door.server, door.port
 
 
+def stop_listening(port: int) -> int:
+    """Stop this process's listening sockets on ``port`` taking connections, leaving the
+    connections already open as they are; how many it stopped.
+
+    gRPC has no call for that (``server.stop`` also ends the open connections), so the
+    listener is shut down from outside: a ``shutdown(2)`` on a duplicate of its
+    descriptor takes the socket itself out of the listening state. Connections not yet
+    accepted are reset, and new ones refused, which a client or a balancer retries
+    elsewhere, as no byte of a call has been sent; gRPC then logs once that its
+    acceptor closed."""
+    stopped = 0
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            fd = os.dup(int(name))
+        except OSError:  # already gone
+            continue
+        try:
+            sock = socket.socket(fileno=fd)
+        except OSError:  # not a socket
+            os.close(fd)
+            continue
+        try:
+            if (
+                sock.type == socket.SOCK_STREAM
+                and sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
+                and sock.getsockname()[1] == port
+            ):
+                sock.shutdown(socket.SHUT_RDWR)
+                stopped += 1
+        except (OSError, IndexError, TypeError):
+            pass
+        finally:
+            sock.close()  # the duplicate only
+    return stopped
+
+
 def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) -> int:
     """Serve gRPC in this process until SIGTERM or SIGINT, then stop gracefully.
 
     Binds ``settings.host:settings.grpc_port`` with ``SO_REUSEPORT`` (the supervisor has
     reserved the port), writes a line to ``ready_fd`` once serving, and reports
-    NOT_SERVING as soon as the drain pipe ``drain_fd`` says so. On a stop signal: health
-    NOT_SERVING, new calls refused with UNAVAILABLE (``SERVER_STOPPING``), calls in flight
-    given ``settings.grace`` seconds to finish, then the server stops.
+    NOT_SERVING as soon as the drain pipe ``drain_fd`` says so, while it goes on serving.
+    On a stop signal (the supervisor sends it once the drain delay is over): health
+    NOT_SERVING, the listener closed and a GOAWAY sent on every connection, so that new
+    calls go elsewhere, never refused by an answer a balancer could not retry; calls in
+    flight are given ``settings.grace`` seconds to finish, then the server stops.
     """
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     tracing.instrument_grpc_server()  # before the server is made; nothing unless configured
+    service = settings.service()
+    admission = service.admission
     door = build_door(
         f"{host}:{settings.grpc_port}",
-        settings.service(),
+        service,
         max_message_bytes=settings.max_request_bytes,
         max_concurrent_rpcs=settings.grpc_max_calls,
         reuse_port=True,
     )
     door.server.start()
+    admission.warm()  # the bots' processes, before the first SuggestMove needs them
     os.write(ready_fd, b"ready\n")
     os.close(ready_fd)
     if drain_fd is not None:
@@ -337,13 +312,18 @@ def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) ->
         def watch() -> None:
             wait_for_drain(drain_fd)
             door.set_serving(False)
+            # new connections are refused from now on (a balancer retries them on
+            # another replica and marks this one down), while the open ones are served
+            stop_listening(door.port)
 
         threading.Thread(target=watch, name="drain", daemon=True).start()
     trim = _malloc_trim()
     while not stop.wait(TRIM_EVERY):
         trim()
     door.health.enter_graceful_shutdown()  # NOT_SERVING, whatever sets it later
-    deadline = time.monotonic() + settings.grace
-    door.gate.close(wait=settings.grace)  # new calls refused, calls in flight finish
-    door.server.stop(max(0.0, deadline - time.monotonic())).wait()
+    # The listener closes and every connection gets an HTTP/2 GOAWAY: a client or a
+    # balancer sends its next calls elsewhere (streams the server never took are safe to
+    # retry), while the calls already taken are answered within the grace.
+    door.server.stop(settings.grace).wait()
+    admission.close()
     return 0

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -40,6 +41,7 @@ from google.rpc import code_pb2
 from werkzeug.exceptions import HTTPException
 
 from . import docs, metrics, observability, pbjson, playground
+from .admission import deadline_scope
 from .api import ApiError, RulesService, to_status
 from .settings import Settings
 from .v1 import domino_rules_pb2 as pb
@@ -92,6 +94,11 @@ _MAX_MESSAGE_CHARS = 1000
 QUIET_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 #: The longest request path an access line holds.
 _MAX_LOGGED_PATH = 200
+#: The header that gives a call its deadline, in seconds from its arrival (decimal),
+#: as a gRPC deadline does; SuggestMove honours it.
+TIMEOUT_HEADER = "x-request-timeout"
+#: The longest deadline the header may give (a day).
+MAX_TIMEOUT = 86400.0
 #: The names gRPC health answers for, as ``/readyz?service=`` takes them.
 HEALTH_SERVICES = ("", pb.DESCRIPTOR.services_by_name["DominoRules"].full_name)
 
@@ -127,7 +134,13 @@ def _printable(text: str) -> str:
 
 def error_json(error: ApiError) -> dict[str, Any]:
     """The ``{code, message, details}`` body of an error, as grpc-gateway writes it."""
-    safe = ApiError(error.code, error.reason, _printable(error.message), **error.metadata)
+    safe = ApiError(
+        error.code,
+        error.reason,
+        _printable(error.message),
+        retry_after=error.retry_after,
+        **error.metadata,
+    )
     return to_json(to_status(safe))
 
 
@@ -136,6 +149,8 @@ def _error_response(error: ApiError, status: int | None = None, *, close: bool =
     if call is not None:
         call.failed(error)
     response = _json_response(error_json(error), status or HTTP_STATUS.get(error.code, 500))
+    if error.retry_after is not None:  # RFC 9110: whole seconds
+        response.headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
     if close:  # the rest of the request cannot be read: end the connection after this
         response.headers["Connection"] = "close"
     return response
@@ -223,6 +238,22 @@ def _parse(message: Message, body: str) -> None:
         ) from None
 
 
+def _timeout(header: str | None) -> float | None:
+    """The seconds an ``x-request-timeout`` header gives the call (``None``: no limit)."""
+    if header is None:
+        return None
+    try:
+        seconds = float(header.strip())
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT):
+        raise ApiError.malformed(
+            f"the {TIMEOUT_HEADER} header must be a number of seconds above 0 and at most "
+            f"{MAX_TIMEOUT:g}, not {_printable(header)[:40]!r}"
+        )
+    return seconds
+
+
 def _view(service: RulesService, name: str, body_rule: str, limit: int) -> Callable[[], Response]:
     method = pb.DESCRIPTOR.services_by_name["DominoRules"].methods_by_name[name]
     request_type = getattr(pb, method.input_type.name)
@@ -234,11 +265,13 @@ def _view(service: RulesService, name: str, body_rule: str, limit: int) -> Calla
             call.rpc = name
         message = request_type()
         try:
+            timeout = _timeout(request.headers.get(TIMEOUT_HEADER))
             if body_rule:
                 _parse(message, _read_body(limit).decode("utf-8", "replace"))
             elif request.args:
                 _parse(message, json.dumps(request.args.to_dict()))
-            return _json_response(to_json(answer(message)))
+            with deadline_scope(timeout):
+                return _json_response(to_json(answer(message)))
         except ApiError as error:
             return _error_response(error)
         except _BodyError as error:
@@ -297,6 +330,10 @@ def create_app(
     metrics cover ``process_root`` (default: this process, of role ``process_role``)
     and every process below it."""
     app = Flask(__name__)
+    # no redirects, which would be built from the request's Host header: "/docs/" is
+    # "/docs", and "//v1//games" names nothing (the JSON 404)
+    app.url_map.strict_slashes = False
+    app.url_map.merge_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
     app.config.update(config or {})
     if service is None:
@@ -317,8 +354,16 @@ def create_app(
 
     @app.get("/readyz")
     def readyz() -> Response:
-        if request.args.get("service", "") not in HEALTH_SERVICES:
-            return _json_response({"status": "SERVICE_UNKNOWN"}, 404)
+        name = request.args.get("service", "")
+        if name not in HEALTH_SERVICES:
+            return _error_response(
+                ApiError(
+                    code_pb2.NOT_FOUND,
+                    "SERVICE_UNKNOWN",
+                    f"no health status for service {_printable(name)[:100]!r}: ask for "
+                    + " or ".join(repr(n) for n in HEALTH_SERVICES),
+                )
+            )
         if ready is None or ready():
             return _json_response({"status": "SERVING"})
         return _json_response({"status": "NOT_SERVING"}, 503)

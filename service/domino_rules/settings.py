@@ -4,7 +4,7 @@ Every setting has a flag of ``domino-rules serve`` and an environment variable; 
 wins over the variable (which must still be valid), and an empty variable counts as
 unset. A bad value raises
 :class:`SettingError`, whose message names both (``--http-workers /
-DOMINO_RULES_HTTP_WORKERS must be a whole number >= 1, not 'abc'``).
+DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not 'abc'``).
 
 ================================== ============== ==========================================
 variable                           default        meaning
@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .admission import DEFAULT_CAPACITY, DEFAULT_QUEUE, MAX_CAPACITY, MAX_QUEUE
 from .tokens import KeyRing, TokenCodec
 
 if TYPE_CHECKING:  # the service pulls in the whole core: only the doors need it
@@ -55,6 +56,16 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("text", "json")
 #: gRPC takes message sizes as a C int.
 _MAX_BYTES = 2**31 - 1
+#: The most processes of each door (each is a whole interpreter: tens of MiB).
+MAX_WORKERS = 64
+#: The most request threads per gunicorn worker.
+MAX_THREADS = 256
+#: The most open connections per gunicorn worker (each holds a file descriptor).
+MAX_CONNECTIONS = 65536
+#: The most calls at once per gRPC process.
+MAX_CALLS = 10000
+#: The longest timeout, grace or drain delay: an hour.
+MAX_SECONDS = 3600.0
 
 
 class SettingError(ValueError):
@@ -107,15 +118,18 @@ def _whole(minimum: int, maximum: int | None = None) -> Callable[[str, str], int
     return parse
 
 
-def _seconds(minimum: float, *, inclusive: bool) -> Callable[[str, str], float]:
+def _seconds(minimum: float, maximum: float, *, inclusive: bool) -> Callable[[str, str], float]:
     def parse(name: str, text: str) -> float:
         try:
             value = float(text.strip())
         except ValueError:
             value = math.nan
-        if not (math.isfinite(value) and (value >= minimum if inclusive else value > minimum)):
+        low_ok = value >= minimum if inclusive else value > minimum
+        if not (math.isfinite(value) and low_ok and value <= maximum):
             bound = f">= {minimum:g}" if inclusive else f"> {minimum:g}"
-            raise SettingError(f"{name} must be a number of seconds {bound}, not {text!r}")
+            raise SettingError(
+                f"{name} must be a number of seconds {bound} and <= {maximum:g}, not {text!r}"
+            )
         return value
 
     return parse
@@ -172,16 +186,18 @@ class Settings:
     host: str = _field(_host, default="127.0.0.1")
     grpc_port: int = _field(_port, default=50051)
     http_port: int = _field(_port, default=8080)
-    grpc_workers: int = _field(_whole(1), default_factory=_cores_default)
-    http_workers: int = _field(_whole(1), default_factory=_http_workers_default)
-    http_threads: int = _field(_whole(1), default=16)
-    http_max_connections: int = _field(_whole(1), default=1000)
-    http_idle_timeout: float = _field(_seconds(0, inclusive=False), default=5.0)
-    http_request_timeout: float = _field(_seconds(0, inclusive=False), default=10.0)
-    grpc_max_calls: int = _field(_whole(1), default=64)
+    grpc_workers: int = _field(_whole(1, MAX_WORKERS), default_factory=_cores_default)
+    http_workers: int = _field(_whole(1, MAX_WORKERS), default_factory=_http_workers_default)
+    http_threads: int = _field(_whole(1, MAX_THREADS), default=16)
+    http_max_connections: int = _field(_whole(1, MAX_CONNECTIONS), default=1000)
+    http_idle_timeout: float = _field(_seconds(0, MAX_SECONDS, inclusive=False), default=5.0)
+    http_request_timeout: float = _field(_seconds(0, MAX_SECONDS, inclusive=False), default=10.0)
+    grpc_max_calls: int = _field(_whole(1, MAX_CALLS), default=64)
     max_request_bytes: int = _field(_whole(1024, _MAX_BYTES), default=1024 * 1024)
-    grace: float = _field(_seconds(0, inclusive=True), default=10.0)
-    drain_delay: float = _field(_seconds(0, inclusive=True), default=0.0)
+    grace: float = _field(_seconds(0, MAX_SECONDS, inclusive=True), default=10.0)
+    drain_delay: float = _field(_seconds(0, MAX_SECONDS, inclusive=True), default=5.0)
+    bot_capacity: int = _field(_whole(1, MAX_CAPACITY), default=DEFAULT_CAPACITY)
+    bot_queue: int = _field(_whole(0, MAX_QUEUE), default=DEFAULT_QUEUE)
     seal_keys: str = _field(_text, default="")
     require_sealed: bool = _field(_flag, default=False)
     log_level: str = _field(_choice(*LOG_LEVELS), default="info")
@@ -262,6 +278,10 @@ class Settings:
             raise SettingError(f"{self.label('require_sealed')}: {exc}") from None
 
     def service(self) -> RulesService:
+        """The service of a serving process: its SuggestMove searches run in processes of
+        their own (:mod:`domino_rules.admission`)."""
+        from .admission import Admission
         from .api import RulesService
 
-        return RulesService(self.tokens())
+        admission = Admission(self.bot_capacity, self.bot_queue, processes=True)
+        return RulesService(self.tokens(), admission=admission)

@@ -146,9 +146,12 @@ def _reachable(value: Any, seen: set[int]) -> list[Any]:
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_a_view_holds_no_state_and_no_seed(ruleset_id: str) -> None:
     """The bot is given a view, the ruleset, the options and the player count only: the
-    state and the game's seed cannot be reached from them."""
+    state and the game's seed cannot be reached from them (``stop`` is the caller's
+    deadline: a function of no argument, which the bot only asks whether to give up)."""
     parameters = list(inspect.signature(suggest).parameters)
-    assert parameters == ["ruleset", "options", "players", "view", "level", "seed", "playouts"]
+    assert parameters == [
+        "ruleset", "options", "players", "view", "level", "seed", "playouts", "stop",
+    ]  # fmt: skip
     for position in sampled(ruleset_id, every=7, matches=1):
         hand_type = position.ruleset.hand_state_type
         for item in _reachable(position.view, set()):

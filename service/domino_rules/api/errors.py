@@ -24,6 +24,10 @@ NOT_YOUR_TURN      FAILED_PRECONDITION   the move's seat is not the seat to act
 ILLEGAL_MOVE       FAILED_PRECONDITION   the move is not one of the legal moves
 GAME_OVER          FAILED_PRECONDITION   the match is over
 STALE_STATE        ABORTED               ``expected_version`` differs from the state's
+OVERLOADED         RESOURCE_EXHAUSTED    SuggestMove: the bots are busy (a
+                                         ``RetryInfo`` says when to try again)
+DEADLINE_EXCEEDED  DEADLINE_EXCEEDED     SuggestMove: the caller's deadline passed
+                                         before the search could end
 INTERNAL           INTERNAL              a bug: reported without details
 ================== ===================== ==============================================
 """
@@ -52,19 +56,25 @@ _RULES_ERRORS: tuple[tuple[type[rules_errors.RulesError], int, str], ...] = (
 
 
 class ApiError(Exception):
-    def __init__(self, code: int, reason: str, message: str, **metadata: str) -> None:
+    def __init__(
+        self, code: int, reason: str, message: str, *, retry_after: float | None = None,
+        **metadata: str,
+    ) -> None:  # fmt: skip
+        """``retry_after``: seconds the caller should wait before it tries again (a
+        ``google.rpc.RetryInfo`` detail, and REST's ``Retry-After`` header)."""
         super().__init__(message)
         self.code = code
         self.reason = reason
         self.message = message
         self.metadata = metadata
+        self.retry_after = retry_after
 
     def __repr__(self) -> str:
         return f"ApiError({code_pb2.Code.Name(self.code)}, {self.reason!r}, {self.message!r})"
 
     @classmethod
     def invalid(cls, reason: str, message: str, **metadata: str) -> ApiError:
-        return cls(code_pb2.INVALID_ARGUMENT, reason, message, **metadata)
+        return cls(code_pb2.INVALID_ARGUMENT, reason, message, retry_after=None, **metadata)
 
     @classmethod
     def malformed(cls, message: str) -> ApiError:
@@ -83,8 +93,15 @@ def from_rules_error(error: rules_errors.RulesError) -> ApiError:
 
 
 def to_status(error: ApiError) -> status_pb2.Status:
-    """The ``google.rpc.Status`` of an error, with its ``ErrorInfo``."""
+    """The ``google.rpc.Status`` of an error, with its ``ErrorInfo`` (and ``RetryInfo``
+    when the caller should try again later)."""
     info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
     detail = any_pb2.Any()
     detail.Pack(info)
-    return status_pb2.Status(code=error.code, message=error.message, details=[detail])
+    details = [detail]
+    if error.retry_after is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(round(error.retry_after * 1e9))
+        details.append(any_pb2.Any())
+        details[-1].Pack(retry)
+    return status_pb2.Status(code=error.code, message=error.message, details=details)

@@ -10,18 +10,21 @@ answers any token the same.)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import secrets
 import unicodedata
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from google.rpc import code_pb2
 
 from .. import bots, codec, rules
+from ..admission import Admission, DeadlinePassed, Overloaded
 from ..codec import Game
-from ..rules import Status, rng
+from ..rules import Status, View, rng
 from ..rules.errors import GameOverError, NotYourTurnError, RulesError
 from ..tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
@@ -45,12 +48,16 @@ class RulesService:
         *,
         minted: int = DEFAULT_SIZE,
         minted_bytes: int = DEFAULT_BYTES,
+        admission: Admission | None = None,
     ) -> None:
         """``minted``: how many of the games it sealed lately the service keeps, so that
         their tokens need not be opened again (:mod:`.minted`; 0: none), within
-        ``minted_bytes`` bytes (an upper bound of what they hold)."""
+        ``minted_bytes`` bytes (an upper bound of what they hold). ``admission``:
+        the room SuggestMove's searches run in (:mod:`domino_rules.admission`; by default one search
+        at a time in the calling thread, two waiting)."""
         self.tokens = tokens or TokenCodec()
         self.minted = Minted(minted, max_bytes=minted_bytes)
+        self.admission = admission or Admission()
 
     # ------------------------------------------------------------------ RPCs
 
@@ -161,13 +168,21 @@ class RulesService:
             )
         seed = _check_seed(request.seed) if request.HasField("seed") else None
         view = game.ruleset.view(match, seat)  # the bot sees what the seat sees, no more
+        job = BotJob(game.ruleset.id, match.options, match.players, view, level, seed, playouts)
         try:
-            suggestion = bots.suggest(
-                game.ruleset, match.options, match.players, view, level, seed=seed,
-                playouts=playouts,
-            )  # fmt: skip
+            suggestion = self.admission.run(functools.partial(_search, job))
         except bots.BotError as exc:
             raise ApiError.invalid("BAD_PLAYOUTS", str(exc)) from None
+        except Overloaded as exc:
+            raise ApiError(
+                code_pb2.RESOURCE_EXHAUSTED, "OVERLOADED", str(exc), retry_after=exc.retry_after
+            ) from None
+        except DeadlinePassed as exc:
+            raise ApiError(
+                code_pb2.DEADLINE_EXCEEDED,
+                "DEADLINE_EXCEEDED",
+                f"{exc}: no move was suggested; allow the search more time",
+            ) from None
         message = codec.suggestion_to_pb(suggestion)
         message.level = pb.BotLevel.Value(level.name)  # type: ignore[assignment]
         message.seat = seat if seat is not None else 0
@@ -215,6 +230,30 @@ class RulesService:
                 f"{what} {seat} is not at this table: seats are 0 to {game.match.players - 1}",
             )
         return seat
+
+
+@dataclass(frozen=True, slots=True)
+class BotJob:
+    """What a bot is given to suggest a move: what the seat to act knows, no more."""
+
+    ruleset: str
+    options: Any
+    players: int
+    view: View
+    level: bots.Level
+    seed: str | None
+    playouts: int | None
+
+
+def _search(job: BotJob, stop: Callable[[], bool]) -> bots.Suggestion:
+    """A bot's search, in whichever process :class:`Admission` runs it."""
+    try:
+        return bots.suggest(
+            rules.get(job.ruleset), job.options, job.players, job.view, job.level,
+            seed=job.seed, playouts=job.playouts, stop=stop,
+        )  # fmt: skip
+    except bots.SearchStopped:
+        raise DeadlinePassed("the deadline passed during the search") from None
 
 
 def new_seed() -> str:

@@ -85,6 +85,7 @@ import hashlib
 import math
 import random
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +100,7 @@ __all__ = [
     "BotError",
     "Estimate",
     "Level",
+    "SearchStopped",
     "Suggestion",
     "default_playouts",
     "suggest",
@@ -117,6 +119,10 @@ class BotError(ValueError):
     """A request the bot cannot answer: an unknown level, a budget out of range, a view
     that is not of the seat to act or has no legal move, or a view that does not fit the
     ruleset, options and players given."""
+
+
+class SearchStopped(Exception):
+    """STRONG's search gave up because its ``stop`` said so (the caller's deadline)."""
 
 
 class Level(enum.Enum):
@@ -156,6 +162,7 @@ def suggest(
     *,
     seed: str | None = None,
     playouts: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Suggestion:
     """The move ``level`` suggests to the seat whose ``view`` this is.
 
@@ -165,6 +172,10 @@ def suggest(
     :data:`MAX_PLAYOUTS` (default :func:`default_playouts`); every legal move gets at least
     one playout, so a budget below the number of moves is exceeded. Raises
     :class:`BotError` for a request it cannot answer.
+
+    ``stop`` (optional) is asked before every playout; once it answers true the search
+    gives up with :class:`SearchStopped` (the caller's deadline has passed: an answer cut
+    short would not be the same for the same request, so there is none).
     """
     if not isinstance(level, Level):
         raise BotError(f"unknown level {level!r}; the levels are {[m.name for m in Level]}")
@@ -183,7 +194,7 @@ def suggest(
     if len(legal) == 1:
         return Suggestion(legal[0], (Estimate(legal[0], 0.0, 0),))
     try:
-        return _search(bot, ruleset, options, players, view, rng, budget)
+        return _search(bot, ruleset, options, players, view, rng, budget, stop)
     except NoWorldError as exc:
         raise BotError(str(exc)) from None
 
@@ -254,6 +265,7 @@ def _search(
     view: View,
     rng: random.Random,
     budget: int,
+    stop: Callable[[], bool] | None = None,
 ) -> Suggestion:
     """STRONG: sequential halving over the legal moves (see the module docstring)."""
     legal = view.legal_moves
@@ -287,6 +299,8 @@ def _search(
             tally = tallies[c]
             done = len(tally.utilities)
             for j in range(done, done + each):
+                if stop is not None and stop():
+                    raise SearchStopped("the search was stopped before its budget was spent")
                 rollouts, moves, before = world(j)
                 points = rollouts.play(moves[c])
                 totals = [b + p for b, p in zip(before, points, strict=True)]
