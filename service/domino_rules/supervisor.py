@@ -18,9 +18,12 @@ What it does, in order:
    its start, which stops everything), and its live gauges are dropped from the
    metrics; if the gateway dies, everything stops, exit 1;
 5. on SIGTERM or SIGINT, stops gracefully: closes the drain pipe (gRPC health and
-   ``/readyz`` go NOT_SERVING at once), waits ``--drain-delay`` seconds, then sends
-   SIGTERM to every child: new calls are refused, calls in flight get ``--grace``
-   seconds, then everything exits 0. A second signal kills the children at once.
+   ``/readyz`` go NOT_SERVING at once, while calls are served as before), waits
+   ``--drain-delay`` seconds (a balancer's health interval: it stops sending new calls;
+   none after SIGINT, a person's Ctrl-C; the gRPC door takes no new connection from the
+   start), then sends SIGTERM to every child: the doors close their listeners and their
+   connections (gRPC with a GOAWAY), calls in flight get ``--grace`` seconds, then
+   everything exits 0. A second signal kills the children at once.
 
 Every door process writes its metrics into a private directory the supervisor makes
 (``PROMETHEUS_MULTIPROC_DIR``, :func:`~domino_rules.lifecycle.metrics_directory`) and
@@ -210,11 +213,14 @@ class _Signals:
 
     def __init__(self) -> None:
         self.count = 0
+        self.first: int | None = None
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, self._handle)
 
     def _handle(self, sig: int, frame: object) -> None:
         self.count += 1
+        if self.first is None:
+            self.first = sig
 
 
 class _Stopped(Exception):
@@ -408,7 +414,9 @@ class Supervisor:
         baseline = self.signals.count
         with contextlib.suppress(OSError):
             os.close(self.drain_write)  # every door reports NOT_SERVING from now on
-        drain_until = time.monotonic() + self.settings.drain_delay
+        # Ctrl-C is a person at a terminal, not a balancer to wait for: no drain delay
+        delay = 0.0 if self.signals.first == signal.SIGINT else self.settings.drain_delay
+        drain_until = time.monotonic() + delay
         while time.monotonic() < drain_until and self.signals.count == baseline:
             if all(child.process.poll() is not None for child in self.children()):
                 break
