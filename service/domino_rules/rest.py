@@ -231,11 +231,30 @@ def _parse(message: Message, body: str) -> None:
                 f"the body holds a lone surrogate ({bad}), which is not text"
             ) from None
     try:
+        _no_bools_for_numbers(data, message.DESCRIPTOR)
         json_format.ParseDict(data, message)
     except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
         raise ApiError.malformed(
             f"the body does not fit {message.DESCRIPTOR.name}: {exc}"
         ) from None
+
+
+def _no_bools_for_numbers(data: Any, descriptor: Any, depth: int = 0) -> None:
+    """Refuse ``true``/``false`` where an enum or a number is expected: proto3 JSON has no
+    such form, but the parser takes a bool for the integer it is in Python."""
+    if depth > 32 or not isinstance(data, dict):
+        return  # the parser itself refuses what is too deep or not an object
+    fields = descriptor.fields_by_name
+    for key, value in data.items():
+        field = fields.get(key) or descriptor.fields_by_camelcase_name.get(key)
+        if field is None:
+            continue
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if field.message_type is not None:
+                _no_bools_for_numbers(item, field.message_type, depth + 1)
+            elif isinstance(item, bool) and field.type != field.TYPE_BOOL:
+                raise ValueError(f"{field.name} takes no {json.dumps(item)}")
 
 
 def _timeout(header: str | None) -> float | None:

@@ -235,3 +235,45 @@ def test_pipelined_requests_and_an_unread_body_keep_the_connection_in_step(
             received += chunk
     assert received.count(b"HTTP/1.1 200 ") == 3
     assert received.rstrip().endswith(b'{"status":"SERVING"}')
+
+
+@pytest.mark.parametrize("path", ["//v1//games", "/v1/games/", "/v1//rulesets", "/v1/rulesets/x"])
+def test_odd_paths_get_the_json_404_and_no_redirect(served: Served, path: str) -> None:
+    """No redirect is ever built from the request (its Host header names anything)."""
+    request = f"GET {path} HTTP/1.1\r\nHost: evil.example\r\n\r\n".encode()
+    status, headers, body = exchange(served.http_port, request)
+    if path == "/v1/games/":  # the same route as /v1/games, which takes POST only
+        assert (status, reason(error_of(status, headers, body))) == (405, "METHOD_NOT_ALLOWED")
+    else:
+        assert (status, reason(error_of(status, headers, body))) == (404, "NOT_FOUND")
+    assert "location" not in headers
+
+
+def test_a_trailing_slash_names_the_same_page(served: Served) -> None:
+    for path in ("/docs/", "/v1/rulesets/"):
+        request = f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+        status, headers, _ = exchange(served.http_port, request)
+        assert status == 200 and "location" not in headers
+
+
+@pytest.mark.parametrize("options", [{"tiu_u": {"red_sixes": False}}, {"tiu_u": {"hands": True}}])
+def test_a_bool_where_an_enum_or_a_number_goes_is_malformed(
+    served: Served, options: dict[str, Any]
+) -> None:
+    body = json.dumps({"ruleset": "tiu_u", "players": 2, "options": options}).encode()
+    status, headers, answer = exchange(served.http_port, post(served.http_port, "/v1/games", body))
+    error = error_of(status, headers, answer)
+    assert (status, reason(error)) == (400, "MALFORMED_REQUEST")
+    assert "takes no" in error["message"]
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "soon", "nan", "1e9"])
+def test_a_bad_request_timeout_header_is_malformed(served: Served, timeout: str) -> None:
+    body = b'{"ruleset": "tiu_u", "players": 2}'
+    header = f"x-request-timeout: {timeout}\r\n".encode()
+    status, headers, answer = exchange(
+        served.http_port, post(served.http_port, "/v1/games", body, header)
+    )
+    error = error_of(status, headers, answer)
+    assert (status, reason(error)) == (400, "MALFORMED_REQUEST")
+    assert "x-request-timeout" in error["message"]

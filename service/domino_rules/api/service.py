@@ -277,6 +277,6 @@ def _check_seed(seed: str) -> str:
         raise ApiError.invalid(
             "BAD_SEED", f"seed must be 1 to {MAX_SEED_CHARS} characters, not {len(seed)}"
         )
-    if any(unicodedata.category(c).startswith("C") for c in seed):
+    if any(unicodedata.category(c) == "Cc" for c in seed):
         raise ApiError.invalid("BAD_SEED", "seed must not contain control characters")
     return seed
