@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import grpc
+from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
@@ -205,8 +206,39 @@ def build_door(
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
 
 
+def _reflection_v1_descriptor() -> None:
+    """Put ``grpc/reflection/v1/reflection.proto`` in the default descriptor pool, so that
+    reflection can describe the v1 service it serves (``grpcurl describe``, ``buf curl``).
+
+    grpcio-reflection ships only v1alpha, whose messages and service are v1's under
+    another package: the file is v1alpha's, renamed."""
+    pool = descriptor_pool.Default()
+    name = "grpc/reflection/v1/reflection.proto"
+    try:
+        pool.FindFileByName(name)
+        return
+    except KeyError:
+        pass
+    file = descriptor_pb2.FileDescriptorProto()
+    reflection_pb2.DESCRIPTOR.CopyToProto(file)
+    old_package = file.package
+    file.name, file.package = name, "grpc.reflection.v1"
+    for message in file.message_type:
+        for field in message.field:
+            if field.type_name:
+                field.type_name = field.type_name.replace(old_package, "grpc.reflection.v1")
+    for service in file.service:
+        for method in service.method:
+            method.input_type = method.input_type.replace(old_package, "grpc.reflection.v1")
+            method.output_type = method.output_type.replace(old_package, "grpc.reflection.v1")
+    file.options.Clear()
+    pool.Add(file)
+
+
 def _add_reflection(server: grpc.Server) -> None:
-    """Server reflection under both names, v1 and v1alpha, so every tool finds it."""
+    """Server reflection under both names, v1 and v1alpha, so every tool finds it, each
+    described in full."""
+    _reflection_v1_descriptor()
     names = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1)
     servicer = reflection.ReflectionServicer(names)
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(servicer, server)
