@@ -35,9 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     from .settings import Settings
 
     settings = Settings.from_env()
-    if settings.log_format == "json" and args.door == "grpc":
-        # gRPC's C core writes its own lines straight to stderr: JSON them too (the
-        # gateway's arbiter must start no thread, and its gRPC is a client's, in workers)
+    if args.door == "grpc":
+        # gRPC's C core writes its own lines straight to stderr: in the log's format too
+        # (the gateway's arbiter must start no thread, and its gRPC is a client's)
         logs.relay_native_stderr()
     logs.configure(settings.log_level, settings.log_format)
     if args.door == "grpc":

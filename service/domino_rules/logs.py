@@ -308,6 +308,17 @@ _NATIVE_LEVEL = re.compile(rb"([IWEF])\d{4} ")
 _NATIVE_LEVELS = {b"I": "INFO", b"W": "WARNING", b"E": "ERROR", b"F": "CRITICAL"}
 
 
+#: Lines of the C core that the service itself causes, as what they mean: when a drain
+#: begins, the gRPC door shuts its listener down (``grpc_server.stop_listening``), and
+#: the core reports that its acceptor failed.
+_EXPECTED_NATIVE = {
+    b"Closing acceptor. Failed accept4: Invalid argument": (
+        "INFO",
+        "gRPC: the listener is closed, no new connection is taken (the drain has begun)",
+    ),
+}
+
+
 def _native_line(out: int, line: bytes) -> None:
     line = line.rstrip()
     if not line:
@@ -316,20 +327,28 @@ def _native_line(out: int, line: bytes) -> None:
         found = _NATIVE_LEVEL.match(line)
         level = _NATIVE_LEVELS[found.group(1)] if found else "WARNING"
         text = line.decode("utf-8", "backslashreplace")
-        record = {"time": utc_time(time.time()), "level": level, "logger": "native", "pid": _pid}
-        line = _JSON.encode({**record, "message": text}).encode()
+        for known, meaning in _EXPECTED_NATIVE.items():
+            if line.endswith(known):
+                level, text = meaning
+        now = utc_time(time.time())
+        if _format == "json":
+            record = {"time": now, "level": level, "logger": "native", "pid": _pid}
+            line = _JSON.encode({**record, "message": text}).encode()
+        else:
+            line = f"{now} {level} native: {text}".encode()
     with contextlib.suppress(OSError):
         os.write(out, line + b"\n")
 
 
 def relay_native_stderr() -> None:
     """Make what native code writes straight to file descriptor 2 (gRPC's C core: an
-    error while stopping, say) JSON too, one object per line (logger ``native``).
+    error while stopping, say) lines of this process's log format too (logger
+    ``native``), each at its level; lines the service itself causes say what they mean.
 
     Python's own ``sys.stderr`` goes on writing to the real stderr directly; descriptor 2
     becomes a pipe that a thread reads, wrapping each line, and that is read to its end
     at exit. Call it before :func:`configure`, in a process that never forks (a thread
-    is started): the gRPC door does, with ``--log-format json``.
+    is started): the gRPC door does.
     """
     original = os.dup(2)
     read_end, write_end = os.pipe()
