@@ -143,6 +143,7 @@ BAD_VALUES = [
     ("bot_capacity", "0", "must be a whole number from 1 to 64"),
     ("bot_capacity", "65", "must be a whole number from 1 to 64"),
     ("bot_queue", "-1", "must be a whole number from 0 to 1024"),
+    ("minted_cache_bytes", "-1", "must be a whole number from 0 to 4294967296"),
     ("grace", "1e9", "<= 3600"),
     ("drain_delay", "7200", "<= 3600"),
     ("http_workers", "-1", "must be a whole number"),

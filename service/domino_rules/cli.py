@@ -44,6 +44,10 @@ _HELP = {
     ),
     "bot_capacity": ("N", "SuggestMove searches at once per serving process (default 1)"),
     "bot_queue": ("N", "SuggestMove calls that may wait for a search; more get 429 (default 2)"),
+    "minted_cache_bytes": (
+        "BYTES",
+        "recently sealed games kept per serving process (default 33554432; 0 = none)",
+    ),
     "seal_keys": ("KEYS", "sealing keys 'id2:BASE64KEY,id1:BASE64KEY' (first seals)"),
     "log_level": ("LEVEL", "debug, info (default), warning or error"),
     "log_format": ("FORMAT", "text (default: one readable line per record) or json"),

@@ -38,7 +38,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
-from . import observability, tracing
+from . import metrics, observability, tracing
 from .admission import deadline_scope
 from .api import ApiError, RulesService, to_status
 from .lifecycle import wait_for_drain
@@ -185,6 +185,7 @@ def build_door(
         maximum_concurrent_rpcs=max_concurrent_rpcs,
     )
     service = observability.watch(service or RulesService())
+    metrics.recorder().track(service, "grpc")  # its bots' room and its cache of tokens
     descriptor = pb.DESCRIPTOR.services_by_name["DominoRules"]
     handlers = {m.name: _handler(service, m) for m in descriptor.methods}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))

@@ -14,6 +14,16 @@ the ``ErrorInfo`` reason, empty when the call succeeded):
 ``domino_rules_games_started_total{ruleset}``                NewGame calls that succeeded
 ``domino_rules_matches_finished_total{ruleset}``             ApplyMove calls that ended a
                                                              match
+``domino_rules_bot_capacity{door}``                          SuggestMove searches that may
+                                                             run at once
+``domino_rules_bot_searches_running{door}``, ``_queued``     searches running, and calls
+                                                             waiting for room
+``domino_rules_bot_calls_shed_total{door}``                  calls refused for want of room
+``domino_rules_bot_calls_expired_total{door}``               calls whose deadline passed
+``domino_rules_minted_cache_entries{door}``, ``_bytes``      games kept by the cache of
+                                                             tokens sealed lately, and their
+                                                             bytes
+``domino_rules_minted_cache_lookups_total{door,result}``     lookups, ``hit`` or ``miss``
 ``domino_rules_processes{role}``                             processes running, per role
 ``process_cpu_seconds_total{role}``, ``process_resident_``   the processes of each role,
 ``memory_bytes``, ``process_virtual_memory_bytes``,          added up (see below)
@@ -63,6 +73,7 @@ import os
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from prometheus_client import (
     CollectorRegistry,
@@ -142,6 +153,94 @@ MATCHES_FINISHED = Counter(
     registry=_REGISTRY,
 )
 
+BOT_CAPACITY = Gauge(
+    "domino_rules_bot_capacity",
+    "SuggestMove searches that may run at once (--bot-capacity per serving process).",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+BOT_IN_USE = Gauge(
+    "domino_rules_bot_searches_running",
+    "SuggestMove searches running now.",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+BOT_QUEUED = Gauge(
+    "domino_rules_bot_searches_queued",
+    "SuggestMove calls waiting for room to search.",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+BOT_SHED = Counter(
+    "domino_rules_bot_calls_shed",
+    "SuggestMove calls refused at once for want of room (429 / RESOURCE_EXHAUSTED).",
+    ["door"],
+    registry=_REGISTRY,
+)
+BOT_EXPIRED = Counter(
+    "domino_rules_bot_calls_expired",
+    "SuggestMove calls not started, or stopped, because their deadline passed.",
+    ["door"],
+    registry=_REGISTRY,
+)
+MINTED_ENTRIES = Gauge(
+    "domino_rules_minted_cache_entries",
+    "Games kept by the cache of tokens a process sealed lately.",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+MINTED_BYTES = Gauge(
+    "domino_rules_minted_cache_bytes",
+    "Bytes those games take (an upper bound), against --minted-cache-bytes.",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+MINTED_LOOKUPS = Counter(
+    "domino_rules_minted_cache_lookups",
+    "Tokens looked up in that cache, by result (hit, miss): the hit ratio.",
+    ["door", "result"],
+    registry=_REGISTRY,
+)
+
+
+class _Tracked:
+    """A service whose admission and cache figures a process reports, with the totals
+    already written (counters grow by what changed since)."""
+
+    __slots__ = ("door", "expired", "hits", "misses", "service", "shed")
+
+    def __init__(self, service: Any, door: str) -> None:
+        self.service, self.door = service, door
+        self.shed = self.expired = self.hits = self.misses = 0
+
+    def write(self) -> None:
+        door = self.door
+        admission = getattr(self.service, "admission", None)
+        if admission is not None:
+            stats = admission.stats()
+            BOT_CAPACITY.labels(door).set(stats.capacity)
+            BOT_IN_USE.labels(door).set(stats.in_use)
+            BOT_QUEUED.labels(door).set(stats.queued)
+            self.shed = _grow(BOT_SHED.labels(door), self.shed, stats.shed)
+            self.expired = _grow(BOT_EXPIRED.labels(door), self.expired, stats.expired)
+        minted = getattr(self.service, "minted", None)
+        if minted is not None:
+            MINTED_ENTRIES.labels(door).set(len(minted))
+            MINTED_BYTES.labels(door).set(minted.bytes)
+            self.hits = _grow(MINTED_LOOKUPS.labels(door, "hit"), self.hits, minted.hits)
+            self.misses = _grow(MINTED_LOOKUPS.labels(door, "miss"), self.misses, minted.misses)
+
+
+def _grow(counter: Counter, written: int, total: int) -> int:
+    if total > written:
+        counter.inc(total - written)
+    return total
+
 
 class _Counts:
     """A histogram's observations since the last write: per bucket (the last is +Inf),
@@ -220,6 +319,15 @@ class Recorder:
         self._games: dict[str, int] = {}
         self._matches: dict[str, int] = {}
         self._in_flight: dict[str, int] = {}
+        self._tracked: dict[int, _Tracked] = {}
+
+    def track(self, service: Any, door: str) -> None:
+        """Report ``service``'s bots (room, queue, shed) and cache of minted games, as
+        seen from ``door``, with every write (once per service)."""
+        with self._lock:
+            self._tracked.setdefault(id(service), _Tracked(service, door))
+            if self._thread is None:
+                self._start()
 
     def started(self, door: str) -> None:
         """A call has come in."""
@@ -288,6 +396,9 @@ class Recorder:
             games, self._games = self._games, {}
             matches, self._matches = self._matches, {}
             in_flight = dict(self._in_flight)
+            tracked = list(self._tracked.values())
+        for service in tracked:
+            service.write()
         for request, count in requests.items():
             REQUESTS.labels(*request).inc(count)
         for (door, rpc), observed in series.items():

@@ -358,6 +358,7 @@ def create_app(
     if service is None:
         service = Settings.from_env().service()
     observability.watch(service)
+    metrics.recorder().track(service, "rest")  # its bots' room and its cache of tokens
     limit = int(app.config["MAX_CONTENT_LENGTH"])
     CORS(app, resources={r"/v1/*": {"origins": app.config.get("CORS_ORIGINS", "*")}})
 

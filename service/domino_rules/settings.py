@@ -21,7 +21,14 @@ DOMINO_RULES_HTTP_REQUEST_TIMEOUT  10             seconds to send one whole requ
 DOMINO_RULES_GRPC_MAX_CALLS        64             concurrent calls per gRPC process
 DOMINO_RULES_MAX_REQUEST_BYTES     1048576        largest request body or message
 DOMINO_RULES_GRACE                 10             seconds calls in flight get at a stop
-DOMINO_RULES_DRAIN_DELAY           0              seconds of not-ready before a stop
+DOMINO_RULES_DRAIN_DELAY           5              seconds of not-ready, still serving, before
+                                                  a stop (none on Ctrl-C)
+DOMINO_RULES_BOT_CAPACITY          1              SuggestMove searches at once per serving
+                                                  process (each in a process of its own)
+DOMINO_RULES_BOT_QUEUE             2              SuggestMove calls that may wait for room;
+                                                  more are refused at once (429)
+DOMINO_RULES_MINTED_CACHE_BYTES    33554432       bytes of recently sealed games a serving
+                                                  process keeps (0 = none)
 DOMINO_RULES_SEAL_KEYS             (none)         ``id2:BASE64KEY,id1:BASE64KEY``: first seals
 DOMINO_RULES_REQUIRE_SEALED        0              1 = refuse unsealed tokens
 DOMINO_RULES_LOG_LEVEL             info           debug, info, warning or error
@@ -64,6 +71,8 @@ MAX_THREADS = 256
 MAX_CONNECTIONS = 65536
 #: The most calls at once per gRPC process.
 MAX_CALLS = 10000
+#: The largest cache of minted games per process: 4 GiB.
+MAX_CACHE_BYTES = 4 * 1024**3
 #: The longest timeout, grace or drain delay: an hour.
 MAX_SECONDS = 3600.0
 
@@ -198,6 +207,7 @@ class Settings:
     drain_delay: float = _field(_seconds(0, MAX_SECONDS, inclusive=True), default=5.0)
     bot_capacity: int = _field(_whole(1, MAX_CAPACITY), default=DEFAULT_CAPACITY)
     bot_queue: int = _field(_whole(0, MAX_QUEUE), default=DEFAULT_QUEUE)
+    minted_cache_bytes: int = _field(_whole(0, MAX_CACHE_BYTES), default=32 * 1024 * 1024)
     seal_keys: str = _field(_text, default="")
     require_sealed: bool = _field(_flag, default=False)
     log_level: str = _field(_choice(*LOG_LEVELS), default="info")
@@ -284,4 +294,6 @@ class Settings:
         from .api import RulesService
 
         admission = Admission(self.bot_capacity, self.bot_queue, processes=True)
-        return RulesService(self.tokens(), admission=admission)
+        return RulesService(
+            self.tokens(), minted_bytes=self.minted_cache_bytes, admission=admission
+        )
