@@ -188,27 +188,32 @@ def test_every_bad_value_names_flag_and_variable(
         (
             (),
             {"DOMINO_RULES_HTTP_WORKERS": "0"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not '0'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, "
+            "not '0'",
         ),
         (
             (),
             {"DOMINO_RULES_HTTP_WORKERS": "-1"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not '-1'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, "
+            "not '-1'",
         ),
         (
             (),
             {"DOMINO_RULES_HTTP_WORKERS": "abc"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not 'abc'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, "
+            "not 'abc'",
         ),
         (
             ("--http-workers", "2"),
             {"DOMINO_RULES_HTTP_WORKERS": "abc"},
-            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, not 'abc'",
+            "--http-workers / DOMINO_RULES_HTTP_WORKERS must be a whole number from 1 to 64, "
+            "not 'abc'",
         ),
         (
             ("--grpc-workers", "0"),
             {},
-            "--grpc-workers / DOMINO_RULES_GRPC_WORKERS must be a whole number from 1 to 64, not '0'",
+            "--grpc-workers / DOMINO_RULES_GRPC_WORKERS must be a whole number from 1 to 64, "
+            "not '0'",
         ),
         (
             ("--grace", "-1"),
