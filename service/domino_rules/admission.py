@@ -207,6 +207,14 @@ class Admission:
         finally:
             self._leave()
 
+    def refuse_if_full(self) -> None:
+        """Raise :class:`Overloaded` now if a call would be refused, before any work is
+        spent on it (decoding its token, say); :meth:`run` checks again."""
+        with self._lock:
+            if self._in_use >= self.capacity and len(self._waiting) >= self.queue:
+                self._shed += 1
+                raise Overloaded(self._stats())
+
     def _enter(self, deadline: float | None) -> None:
         with self._lock:
             if self._in_use < self.capacity and not self._waiting:

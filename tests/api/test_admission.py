@@ -25,7 +25,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from domino_rules.admission import Admission, DeadlinePassed, Overloaded, deadline_scope
-from domino_rules.api import RulesService
+from domino_rules.api import ApiError, RulesService
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
@@ -262,3 +262,22 @@ def test_a_search_apart_gives_the_move_a_search_in_process_gives(
         stub = pb_grpc.DominoRulesStub(channel)  # type: ignore[no-untyped-call]
         apart = stub.SuggestMove(request, timeout=60)
     assert apart == RulesService().SuggestMove(request)
+
+
+def test_a_full_room_refuses_before_any_work() -> None:
+    """When a call is sure to be shed, it is shed before its token is even opened."""
+    admission = Admission(capacity=1, queue=0)
+    release, first_in = threading.Event(), threading.Event()
+    service = RulesService(admission=admission)
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(admission.run, _held(release, first_in))
+        assert first_in.wait(10)
+        garbage = pb.SuggestMoveRequest(state=b"not a token")
+        with pytest.raises(ApiError) as refused:
+            service.SuggestMove(garbage)
+        assert refused.value.reason == "OVERLOADED"  # not BAD_STATE_TOKEN: never opened
+        release.set()
+        running.result(10)
+    with pytest.raises(ApiError) as answered:
+        service.SuggestMove(garbage)
+    assert answered.value.reason == "BAD_STATE_TOKEN"

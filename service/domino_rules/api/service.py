@@ -147,6 +147,10 @@ class RulesService:
 
     def SuggestMove(self, request: pb.SuggestMoveRequest) -> pb.SuggestMoveResponse:
         """A bot's move for the seat to act; the bot is given that seat's view only."""
+        try:
+            self.admission.refuse_if_full()  # a flood is shed before its tokens are opened
+        except Overloaded as exc:
+            raise _overloaded(exc) from None
         game = self.decode(request.state)
         match = game.match
         if match.status is Status.MATCH_OVER:
@@ -174,9 +178,7 @@ class RulesService:
         except bots.BotError as exc:
             raise ApiError.invalid("BAD_PLAYOUTS", str(exc)) from None
         except Overloaded as exc:
-            raise ApiError(
-                code_pb2.RESOURCE_EXHAUSTED, "OVERLOADED", str(exc), retry_after=exc.retry_after
-            ) from None
+            raise _overloaded(exc) from None
         except DeadlinePassed as exc:
             raise ApiError(
                 code_pb2.DEADLINE_EXCEEDED,
@@ -254,6 +256,12 @@ def _search(job: BotJob, stop: Callable[[], bool]) -> bots.Suggestion:
         )  # fmt: skip
     except bots.SearchStopped:
         raise DeadlinePassed("the deadline passed during the search") from None
+
+
+def _overloaded(exc: Overloaded) -> ApiError:
+    return ApiError(
+        code_pb2.RESOURCE_EXHAUSTED, "OVERLOADED", str(exc), retry_after=exc.retry_after
+    )
 
 
 def new_seed() -> str:
