@@ -7,9 +7,12 @@ from 19 ms to over a second. So each serving process hands its searches to a
 :class:`Admission`:
 
 - **room**: at most ``capacity`` searches run at once, each in a process of its own
-  (a ``spawn``-started pool, so nothing forks a process that has gRPC threads) with a
-  lower scheduling priority (``nice`` +10): the serving process keeps its interpreter
-  lock for the players, and the kernel gives the cores to the players first;
+  (a ``spawn``-started pool, so nothing forks a process that has gRPC threads) that
+  takes only the CPU the players leave (Linux's ``SCHED_IDLE`` policy; ``nice`` +10
+  where that is not to be had): the serving process keeps its interpreter lock for the
+  players, and the kernel gives the cores to the players first. Under a load that
+  leaves no CPU at all, searches wait (their callers' deadlines still apply) and the
+  calls past the queue are shed;
 - **a short queue**: at most ``queue`` more wait for room, in arrival order;
 - **shedding**: a call past both is refused at once (:class:`Overloaded`, which the
   service answers ``RESOURCE_EXHAUSTED`` / HTTP 429 ``OVERLOADED`` with a retry delay),
@@ -72,7 +75,8 @@ MAX_QUEUE = 1024
 RETRY_AFTER = 1.0
 #: Deadlines further than this (seconds) are no deadline.
 NO_LIMIT = 86400.0
-#: The scheduling priority the search processes lower themselves by.
+#: The scheduling priority the search processes lower themselves by, where the idle
+#: policy is not to be had.
 NICE = 10
 
 T = TypeVar("T")
@@ -149,7 +153,7 @@ def _run_search(search: Search[T], deadline: float | None) -> T:
     return search(_stopper(deadline))
 
 
-def _start_worker(parent: int, nice: int) -> None:
+def _start_worker(parent: int, nice: int, idle: bool) -> None:
     """A search process, at its start: lower priority, end with the serving process."""
     from .lifecycle import end_with_parent
 
@@ -157,6 +161,9 @@ def _start_worker(parent: int, nice: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the serving process stops it
     with contextlib.suppress(OSError):
         os.nice(nice)
+    if idle and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):  # the CPU the players leave, and only that
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 class Admission:
@@ -263,7 +270,7 @@ class Admission:
                     max_workers=self.capacity,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
-                    initargs=(os.getpid(), self.nice),
+                    initargs=(os.getpid(), self.nice, True),
                 )
                 self._pool_owner = os.getpid()
             return self._pool
