@@ -53,6 +53,8 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/doors.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/servers.py
+	$(BIN)/python bench/flood.py
+	$(BIN)/python bench/refusal.py
 
 tournament: $(VENV)/.installed-bench
 	$(BIN)/python bench/tournament.py
