@@ -315,3 +315,18 @@ def test_keygen_prints_a_usable_key() -> None:
     )
     ring = KeyRing.parse(result.stdout.strip())
     assert ring.keys[0][0] == "2026a" and len(ring.keys[0][1]) == 32
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (("--log-format", "json", "--http-workers", "999"), {}),
+        (("--log-level", "loud"), {"DOMINO_RULES_LOG_FORMAT": "json"}),
+    ],
+)
+def test_with_json_logs_a_bad_setting_is_one_json_line(
+    args: tuple[str, ...], env: dict[str, str]
+) -> None:
+    line = _refused("--grpc-port", "0", "--http-port", "0", *args, env=env)
+    record = json.loads(line)
+    assert record["level"] == "ERROR" and "DOMINO_RULES_" in record["message"]

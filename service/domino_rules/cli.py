@@ -16,6 +16,7 @@ never loads gRPC. ``domino-rules keygen`` prints a new sealing key entry.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import __version__, logs
@@ -87,7 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings.load({name: getattr(args, name) for name in Settings.names()})
     except SettingError as exc:
-        print(f"domino-rules: {exc}", file=sys.stderr)
+        # the log format may be the bad setting: asked for JSON, the one line is JSON
+        asked = args.log_format or os.environ.get(Settings.variable("log_format")) or ""
+        if asked.strip().lower() == "json":
+            logs.configure("error", "json")
+        logs.fatal(str(exc))
         return 2
     logs.configure(settings.log_level, settings.log_format)
     from .supervisor import serve
