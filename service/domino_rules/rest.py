@@ -255,6 +255,19 @@ def _no_bools_for_numbers(data: Any, descriptor: Any, depth: int = 0) -> None:
                 _no_bools_for_numbers(item, field.message_type, depth + 1)
             elif isinstance(item, bool) and field.type != field.TYPE_BOOL:
                 raise ValueError(f"{field.name} takes no {json.dumps(item)}")
+            elif field.enum_type is not None and not _enum_form(item, field.enum_type):
+                # the parser reads 0.5 and "1" as numbers (int()): proto3 JSON has neither
+                raise ValueError(f"{field.name} takes a value's name or number, not {item!r}")
+
+
+def _enum_form(item: Any, enum: Any) -> bool:
+    """Whether ``item`` is an enum value as proto3 JSON writes one: its name, or a whole
+    number (or ``null``, the default)."""
+    if isinstance(item, str):
+        return item in enum.values_by_name
+    if isinstance(item, float):
+        return item.is_integer()
+    return True  # ints, and what the parser itself refuses
 
 
 def _timeout(header: str | None) -> float | None:
