@@ -190,9 +190,10 @@ RPC_REASONS: dict[str, tuple[str, ...]] = {
 }
 
 #: Reasons a request that fits its schema may still be answered: what depends on the game
-#: in the token, or on the ruleset's rules, which no JSON Schema can say. Every other
-#: reason of the 400s is the schema's to prevent: a request that fits the schema never
-#: gets it. Listed per operation as ``x-refused-beyond-the-schema``.
+#: in the token, on the ruleset's rules, on the server's load or on the caller's own
+#: deadline, which no JSON Schema can say. Every other reason is the schema's to prevent:
+#: a request that fits the schema never gets it. Listed per operation as
+#: ``x-refused-beyond-the-schema``.
 BEYOND_SCHEMA: dict[str, str] = {
     "BAD_STATE_TOKEN": "a token that this service did not make, or not with these keys",
     "BAD_SEAT": "a seat past the table of the game in the token",
@@ -202,8 +203,12 @@ BEYOND_SCHEMA: dict[str, str] = {
     "BAD_PLAYER_COUNT": "a player count the ruleset does not seat with these options "
     "(`ListRulesets` gives each range)",
     "BAD_OPTIONS": "options of another ruleset than the one named",
-    "MALFORMED_REQUEST": "`ApplyMove`: a move whose fields do not fit its kind (a `DRAW` "
-    "with a tile, a `PLAY` without one), or a tile with `high < low`",
+    # ApplyMove's only (see beyond_schema)
+    "MALFORMED_REQUEST": "a move whose fields do not fit its kind (a `DRAW` with a tile, "
+    "a `PLAY` without one), or a tile with `high < low`",
+    "STALE_STATE": "an `expected_version` that is not the version of the game in the token",
+    "OVERLOADED": "the bots are busy",
+    "DEADLINE_EXCEEDED": "the deadline of the request's own `x-request-timeout` passed",
 }
 
 #: Answers of the HTTP server itself, before any route runs (gunicorn's request parser
@@ -246,24 +251,19 @@ MAX_TOKEN_CHARS = 4 * ((64 * 1024 + 2) // 3)
 MAX_PIPS = 18
 
 
-def _no_controls() -> str:
-    """A pattern of text without the characters a seed may not hold: those whose Unicode
-    category is ``C*`` (controls, format characters, surrogates, private use, unassigned),
-    as the server's Python classes them."""
+def _seed_pattern(longest: int) -> str:
+    """A pattern of 1 to ``longest`` characters without the ones a seed may not hold: the control
+    characters, Unicode category ``Cc`` as the server's Python classes them (U+0000 to
+    U+001F and U+007F to U+009F), escaped as ECMA-262 and Python both read them."""
     ranges: list[tuple[int, int]] = []
-    for point in range(0x110000):
-        if unicodedata.category(chr(point)).startswith("C"):
+    for point in range(0x10000):
+        if unicodedata.category(chr(point)) == "Cc":
             if ranges and ranges[-1][1] == point - 1:
                 ranges[-1] = (ranges[-1][0], point)
             else:
                 ranges.append((point, point))
-
-    def char(point: int) -> str:
-        # escaped in the BMP (as both ECMA-262 and Python read it), itself past it
-        return f"\\u{point:04x}" if point <= 0xFFFF else chr(point)
-
-    spans = "".join(char(a) if a == b else f"{char(a)}-{char(b)}" for a, b in ranges)
-    return f"^[^{spans}]*$"
+    spans = "".join(f"\\u{a:04x}" + (f"-\\u{b:04x}" if b > a else "") for a, b in ranges)
+    return f"^[^{spans}]{{1,{longest}}}$"
 
 
 def field_limits() -> dict[str, Schema]:
@@ -271,6 +271,7 @@ def field_limits() -> dict[str, Schema]:
     themselves: ``"Message.field"`` -> keywords added to the field's schema (in requests,
     and in answers where they hold too)."""
     from domino_rules import codec, rules  # the package beside this script, installed
+    from domino_rules.api.service import MAX_SEED_CHARS
 
     rulesets = rules.all_rulesets()
     lowest = min(r.min_players for r in rulesets)
@@ -278,7 +279,11 @@ def field_limits() -> dict[str, Schema]:
     seat = {"minimum": 0, "maximum": most - 1}
     pip = {"minimum": 0, "maximum": MAX_PIPS}
     token = {"minLength": 1, "maxLength": MAX_TOKEN_CHARS}
-    seed = {"minLength": 1, "maxLength": 128, "pattern": _no_controls()}
+    seed = {
+        "minLength": 1,
+        "maxLength": MAX_SEED_CHARS,
+        "pattern": _seed_pattern(MAX_SEED_CHARS),
+    }
     out: dict[str, Schema] = {
         "NewGameRequest.players": {"minimum": lowest, "maximum": most},
         "NewGameRequest.seed": seed,
@@ -562,6 +567,8 @@ def _nullable(schema: Schema) -> Schema:
         if "enum" in schema:
             out["enum"] = [*schema["enum"], None]
         return out
+    if list(schema) == ["anyOf"]:
+        return {"anyOf": [*schema["anyOf"], {"type": "null"}]}
     return {"anyOf": [schema, {"type": "null"}]}
 
 
@@ -610,7 +617,13 @@ class Schemas:
         if field.type == F.TYPE_MESSAGE:
             return _ref(self.name(field.type_name, output=output))
         if field.type == F.TYPE_ENUM:
-            return _ref(self.contract.enums[field.type_name][0])
+            name, enum, _ = self.contract.enums[field.type_name]
+            if output:
+                return _ref(name)
+            # proto3 JSON: a request may give an enum value by its number
+            never = NEVER_SENT.get(name, ())
+            numbers = [v.number for v in enum.value if v.name not in never]
+            return {"anyOf": [_ref(name), {"type": "integer", "enum": numbers}]}
         return dict(_SCALARS[field.type])
 
     def message_schema(self, full_name: str, *, output: bool) -> Schema:
@@ -641,6 +654,8 @@ class Schemas:
                 required.append(field.name)
             if not output and field.json_name != field.name:
                 notes.append(f"Also accepted as `{field.json_name}`.")
+            if not output and field.type == F.TYPE_ENUM:
+                notes.append("A value may also be given by its number.")
             if not output and not needed and field.label != F.LABEL_REPEATED:
                 # proto3 JSON: null is the field's default, as if it were omitted
                 schema = _nullable(schema)
@@ -656,15 +671,19 @@ class Schemas:
         notes = [comment] if comment else []
         for oneof, members in oneofs:
             names = ", ".join(f"`{m}`" for m in members)
+            notes.append(f"At most one of {names} (oneof `{oneof}`).")
             if len(oneofs) == 1 and len(members) == len(message.field) and not output:
-                notes.append(f"Exactly one of {names} (oneof `{oneof}`).")
-                out["minProperties"] = 1
-                out["maxProperties"] = 1
-            else:
-                notes.append(f"At most one of {names} (oneof `{oneof}`).")
-                pairs = [{"required": list(p)} for p in itertools.combinations(members, 2)]
-                if pairs:
-                    out.setdefault("allOf", []).append({"not": {"anyOf": pairs}})
+                notes.append("`{}`, or every member `null`: as if the field were omitted.")
+            # in requests, a member given as null counts as omitted (proto3 JSON)
+            given = {} if output else {"not": {"type": "null"}}
+            pairs = [
+                {"required": list(p), "properties": {m: given for m in p}}
+                if given
+                else {"required": list(p)}
+                for p in itertools.combinations(members, 2)
+            ]
+            if pairs:
+                out.setdefault("allOf", []).append({"not": {"anyOf": pairs}})
         if notes:
             out["description"] = "\n\n".join(notes)
         out["properties"] = properties
@@ -786,12 +805,10 @@ def _error_response(reasons: Sequence[Reason], beyond: Sequence[str] = ()) -> Sc
     lines = "\n".join(f"- `{r.name}` ({r.code}): {r.when}" for r in reasons)
     description = f"Refused, with one of these reasons:\n\n{lines}"
     if beyond := [r.name for r in reasons if r.name in beyond]:
-        names = ", ".join(f"`{name}`" for name in beyond)
-        description += (
-            f"\n\nA request that fits the schema may still be refused with {names}: "
-            "these depend on the game in the token or on the ruleset's rules. The other "
-            "reasons answer only requests that do not fit it."
-        )
+        names = "; ".join(f"`{name}`: {BEYOND_SCHEMA[name]}" for name in beyond)
+        description += f"\n\nA request that fits the schema may still be refused with {names}."
+        if len(beyond) < len(reasons):
+            description += " The other reasons answer only requests that do not fit it."
     response: Schema = {
         "description": description,
         "content": {

@@ -185,10 +185,12 @@ def test_every_message_and_enum_has_its_schema() -> None:
         assert SCHEMAS[_name(enum)]["enum"] == [v.name for v in enum.values if v.name not in never]
 
 
-def test_options_take_exactly_one_ruleset_and_requests_name_known_rulesets() -> None:
+def test_options_take_at_most_one_ruleset_and_requests_name_known_rulesets() -> None:
     options = SCHEMAS["Options"]
-    assert (options["minProperties"], options["maxProperties"]) == (1, 1)
     ids = list(options["properties"])
+    valid = _validator({"$ref": "#/components/schemas/Options"}).is_valid
+    assert valid({}) and valid({"tiu_u": {}}) and valid({"tiu_u": {}, "one_arm_joe": None})
+    assert not valid({"tiu_u": {}, "one_arm_joe": {}})
     assert set(ids) == {r.id for r in _rulesets()}
     assert SCHEMAS["NewGameRequest"]["properties"]["ruleset"]["enum"] == ids
 
@@ -426,3 +428,17 @@ def test_the_document_and_the_page_ship_in_the_package() -> None:
     for name in ("openapi/openapi.json", "openapi/docs.html"):
         assert (ROOT / "service" / "domino_rules" / name).is_file()
         assert any(fnmatch.fnmatch(name, p) for p in patterns), f"{name} is not package data"
+
+
+@pytest.mark.parametrize(
+    ("red_sixes", "status"),
+    [("ALL_SIXES", 200), (2, 200), (2.0, 200), (None, 200), (2.5, 400), ("2", 400), (False, 400)],
+)
+def test_an_enum_is_a_name_or_a_number_as_the_document_says(
+    client: FlaskClient, red_sixes: Any, status: int
+) -> None:
+    body = {"ruleset": "tiu_u", "players": 2, "options": {"tiu_u": {"red_sixes": red_sixes}}}
+    schema = OPERATIONS["NewGame"][2]["requestBody"]["content"]["application/json"]["schema"]
+    assert _validator(schema).is_valid(body) == (status == 200)
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == status, response.get_json()

@@ -31,11 +31,12 @@ from typing import Any
 
 import pytest
 import schemathesis
-from schemathesis.config import HealthCheck, SchemathesisConfig
+from schemathesis.checks import CHECKS
+from schemathesis.config import SchemathesisConfig
 from schemathesis.engine import events, from_schema
 from schemathesis.engine.recorder import ScenarioRecorder
 
-from ..served import serving
+from ..served import Served, serving
 
 #: Every operation of the document: the RPCs and the probes.
 RPCS = {
@@ -48,21 +49,34 @@ RPCS = {
     "SuggestMove",
 }
 OPERATIONS = RPCS | {"Healthz", "Readyz"}
+#: Operations that take no input at all: a handful of requests is all there is to send.
+NO_INPUTS = {"ListRulesets", "Healthz"}
 SEED = 20261125
-#: schemathesis's default statuses, and those this API answers for what no schema says.
+#: Examples per operation and phase (schemathesis's ``--max-examples``).
+DEFAULT_EXAMPLES = 40
+SLOW_EXAMPLES = 200
+#: schemathesis's default statuses for a schema-valid request, and 400: which 400s (and
+#: which of the others) a schema-valid request may get is narrowed, per operation, by
+#: ``refused_only_beyond_the_schema``.
 POSITIVE_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
+#: schemathesis's default, and the 504 that SuggestMove answers when the request's own
+#: deadline passes (checked by ``refused_only_beyond_the_schema``).
 SERVER_ERROR_STATUSES = ["2xx", "3xx", "4xx", "504"]
 
 
 @schemathesis.check
 def refused_only_beyond_the_schema(ctx: Any, response: Any, case: Any) -> bool | None:
-    """A schema-valid request refused with 400 carries a reason its operation lists in
-    ``x-refused-beyond-the-schema``, and never a body that did not parse; a 504 is
-    ``SuggestMove``'s answer to the caller's own deadline."""
+    """A schema-valid request that is refused (any 4xx, or a 504) carries a reason that its
+    operation lists in ``x-refused-beyond-the-schema``, and never for a body that did not
+    parse; a 504 (from any request) is ``SuggestMove``'s answer to the request's own
+    ``x-request-timeout``."""
     meta = case.meta
     status = response.status_code
-    if status not in (400, 504) or meta is None:
+    if meta is None or not (400 <= status < 500 or status == 504):
         return None
+    positive = meta.generation.mode.is_positive
+    if status != 504 and not positive:
+        return None  # schema-violating: refused, as negative_data_rejection wants
     operation = case.operation.definition.raw
     try:
         body = json.loads(response.content)
@@ -74,13 +88,11 @@ def refused_only_beyond_the_schema(ctx: Any, response: Any, case: Any) -> bool |
         if reason != "DEADLINE_EXCEEDED" or "x-request-timeout" not in headers:
             raise AssertionError(f"504 {reason} to a request with no deadline of its own")
         return None
-    if not meta.generation.mode.is_positive:
-        return None
     allowed = operation.get("x-refused-beyond-the-schema", [])
     if reason not in allowed:
         raise AssertionError(
-            f"a schema-valid request was refused with {reason} ({body.get('message')!r}); "
-            f"beyond the schema, {operation.get('operationId')} refuses only {allowed}"
+            f"a schema-valid request was refused {status} {reason} ({body.get('message')!r}); "
+            f"beyond the schema, {operation.get('operationId')} refuses only with {allowed}"
         )
     if reason == "MALFORMED_REQUEST" and str(body.get("message", "")).startswith("the body"):
         raise AssertionError(f"a schema-valid body does not parse: {body.get('message')!r}")
@@ -88,17 +100,16 @@ def refused_only_beyond_the_schema(ctx: Any, response: Any, case: Any) -> bool |
 
 
 @pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
+def served() -> Iterator[Served]:
     """``domino-rules serve`` on port 0, as users run it."""
     with serving() as served:
-        yield served.base
+        yield served
 
 
 def _schema(base_url: str, max_examples: int) -> Any:
     """The document as the gateway serves it, configured as ``schemathesis run --checks
     all --seed SEED --max-examples N`` would be, with this API's allowed statuses."""
-    # the seed's pattern (no C* character) is long: generating from it is slow, not wrong
-    config = SchemathesisConfig(seed=SEED, suppress_health_check=[HealthCheck.too_slow])
+    config = SchemathesisConfig(seed=SEED)
     schema = schemathesis.openapi.from_url(f"{base_url}/openapi.json", config=config)
     project = schema.config
     project.update(base_url=base_url)
@@ -110,23 +121,34 @@ def _schema(base_url: str, max_examples: int) -> Any:
     return schema
 
 
-def _run(base_url: str, max_examples: int) -> dict[str, Counter[str]]:
-    """Run the engine; every failure fails the test. Returns the requests sent, per
-    operation and phase."""
-    schema = _schema(base_url, max_examples)
+def _run(served: Served, max_examples: int) -> dict[str, Counter[str]]:
+    """Run the engine; every failure fails the test, with what serve logged of errors.
+    Returns the requests sent, per operation and phase."""
+    schema = _schema(served.base, max_examples)
     sent: dict[str, Counter[str]] = {}
+    checked: Counter[str] = Counter()
     failures: list[str] = []
     errors: list[str] = []
     for event in from_schema(schema).execute():
         if isinstance(event, events.ScenarioFinished):
-            _count(event.recorder, event.phase.value if event.phase else "?", sent, failures)
+            phase = event.phase.value if event.phase else "?"
+            _count(event.recorder, phase, sent, checked, failures)
         elif isinstance(event, events.NonFatalError):
             errors.append(f"{event.label}: {event.info.format()}")
         elif isinstance(event, events.FatalError):
             errors.append(f"fatal: {event.exception!r}")
-    _report(sent)
+    _report(sent, checked)
     assert not errors, "schemathesis could not run:\n" + "\n".join(errors[:10])
-    assert not failures, f"{len(failures)} failures:\n" + "\n\n".join(failures[:15])
+    if failures:
+        logged = [line for line in served.stderr().splitlines() if "status=OK" not in line]
+        raise AssertionError(
+            f"{len(failures)} failures:\n"
+            + "\n\n".join(failures[:15])
+            + "\n\nserve's log, but for the calls answered:\n"
+            + "\n".join(logged[-60:])
+        )
+    unchecked = set(CHECKS.get_all_names()) - set(checked)
+    assert not unchecked, f"checks never run: {unchecked}"
     return sent
 
 
@@ -134,6 +156,7 @@ def _count(
     recorder: ScenarioRecorder,
     phase: str,
     sent: dict[str, Counter[str]],
+    checked: Counter[str],
     failures: list[str],
 ) -> None:
     for case_id, node in recorder.cases.items():
@@ -141,6 +164,7 @@ def _count(
         operation = str(case.operation.definition.raw.get("operationId", case.operation.label))
         sent.setdefault(operation, Counter())[phase] += 1
         for check in recorder.checks.get(case_id, []):
+            checked[check.name] += 1
             if check.failure_info is not None:
                 failure = check.failure_info.failure
                 interaction = recorder.interactions.get(case_id)
@@ -154,7 +178,7 @@ def _count(
                 )
 
 
-def _report(sent: dict[str, Counter[str]]) -> None:
+def _report(sent: dict[str, Counter[str]], checked: Counter[str]) -> None:
     phases = ["examples", "coverage", "fuzzing", "stateful"]
     print(f"\nschemathesis requests per operation ({' / '.join(phases)} = total):")
     for operation in sorted(sent):
@@ -163,23 +187,30 @@ def _report(sent: dict[str, Counter[str]]) -> None:
         print(f"  {operation:14} {row} = {sum(counts.values())}")
     total = sum(sum(c.values()) for c in sent.values())
     print(f"  {'all':14} {total}")
+    print("checks run: " + ", ".join(f"{name} {count}" for name, count in sorted(checked.items())))
 
 
 def _check_reach(sent: dict[str, Counter[str]], at_least: int) -> None:
+    """Every operation was called in every phase it has; every operation with inputs at
+    least ``at_least`` times (one without, ``ListRulesets`` and the probes, has only a few
+    requests to make: each method on its path)."""
     missing = OPERATIONS - set(sent)
     assert not missing, f"never called: {missing}"
-    for operation in RPCS:
-        total = sum(sent[operation].values())
-        assert total >= at_least, f"{operation}: {total} requests, fewer than {at_least}"
-        assert sent[operation]["stateful"] > 0 or operation == "ListRulesets", operation
+    for operation in OPERATIONS:
+        counts = sent[operation]
+        assert counts["coverage"] > 0 and counts["fuzzing"] > 0, (operation, counts)
+        if operation in RPCS - NO_INPUTS:
+            total = sum(counts.values())
+            assert total >= at_least, f"{operation}: {total} requests, fewer than {at_least}"
+            assert counts["stateful"] > 0, f"{operation}: never in a stateful chain"
 
 
-def test_every_check_on_every_operation(base_url: str) -> None:
+def test_every_check_on_every_operation(served: Served) -> None:
     """Bounded: a few dozen requests per operation, in every phase."""
-    _check_reach(_run(base_url, max_examples=15), at_least=15)
+    _check_reach(_run(served, max_examples=DEFAULT_EXAMPLES), at_least=DEFAULT_EXAMPLES)
 
 
 @pytest.mark.slow
-def test_every_check_on_every_operation_at_length(base_url: str) -> None:
-    """At least 100 requests per operation."""
-    _check_reach(_run(base_url, max_examples=100), at_least=100)
+def test_every_check_on_every_operation_at_length(served: Served) -> None:
+    """At length: at least SLOW_EXAMPLES requests per operation."""
+    _check_reach(_run(served, max_examples=SLOW_EXAMPLES), at_least=SLOW_EXAMPLES)
