@@ -421,6 +421,19 @@ def test_docs_are_served_and_self_contained(client: FlaskClient) -> None:
     assert "default-src 'none'" in response.headers["Content-Security-Policy"]
 
 
+def test_docs_fit_a_phone(client: FlaskClient) -> None:
+    """``/docs`` and ``/docs/`` are the page; it sets a viewport, lays itself out again
+    for a narrow screen, and sets no width a 390 px phone lacks (``max-width`` aside)."""
+    page = client.get("/docs").get_data(as_text=True)
+    assert client.get("/docs/").get_data(as_text=True) == page
+    assert re.search(r'<meta name="viewport" content="width=device-width[^"]*">', page)
+    style = re.search(r"<style>(.*?)</style>", page, re.S)
+    assert style is not None and "@media (max-width:" in style.group(1)
+    rules = re.sub(r"@media[^{]*\{", "", style.group(1))  # the conditions are no widths
+    widths = re.findall(r"(?<![-\w])(?:min-)?width:\s*(\d+)px", rules)
+    assert widths and all(int(w) <= 390 for w in widths), widths
+
+
 def test_the_document_and_the_page_ship_in_the_package() -> None:
     """A regular install (the container's) has them: setuptools package data names them."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
