@@ -205,10 +205,16 @@ export interface components {
         };
         /** @description A domino, high end first: [6-4] is {high: 6, low: 4}. */
         TileInput: {
-            /** Format: int32 */
-            high?: number;
-            /** Format: int32 */
-            low?: number;
+            /**
+             * Format: int32
+             * @description `null` is taken as omitted.
+             */
+            high?: number | null;
+            /**
+             * Format: int32
+             * @description `null` is taken as omitted.
+             */
+            low?: number | null;
         };
         /**
          * @description A move is flat: the fields a kind does not use stay unset. A legal move from
@@ -235,21 +241,24 @@ export interface components {
          *     GetLegalMoves, sent back unchanged, is accepted.
          */
         MoveInput: {
-            /** Format: int32 */
-            seat?: number;
-            /** @description Required: omitted, the request is refused (`MALFORMED_REQUEST`). */
-            kind: components["schemas"]["MoveKind"];
-            /** @description the tile played, discarded, captured with or piled */
-            tile?: components["schemas"]["TileInput"];
-            /** @description the lake tile captured (Tiu U) */
-            target?: components["schemas"]["TileInput"];
-            /** @description the end of the line played on (Throw-up) */
-            end?: components["schemas"]["End"];
             /**
              * Format: int32
-             * @description the half a Tsair Deng leader leaves open Optional: may be omitted. Also accepted as `openPip`.
+             * @description `null` is taken as omitted.
              */
-            open_pip?: number;
+            seat?: number | null;
+            /** @description Required: omitted, the request is refused (`MALFORMED_REQUEST`). A value may also be given by its number. */
+            kind: components["schemas"]["MoveKind"] | (1 | 2 | 3 | 4 | 5 | 6 | 7 | 8);
+            /** @description the tile played, discarded, captured with or piled `null` is taken as omitted. */
+            tile?: components["schemas"]["TileInput"] | null;
+            /** @description the lake tile captured (Tiu U) `null` is taken as omitted. */
+            target?: components["schemas"]["TileInput"] | null;
+            /** @description the end of the line played on (Throw-up) A value may also be given by its number. `null` is taken as omitted. */
+            end?: components["schemas"]["End"] | (0 | 1 | 2) | null;
+            /**
+             * Format: int32
+             * @description the half a Tsair Deng leader leaves open Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
+             */
+            open_pip?: number | null;
         };
         /**
          * @description Something that happened inside a move. Tiles another seat must not see are removed
@@ -290,71 +299,73 @@ export interface components {
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     Exactly one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up` (oneof `ruleset`).
+         *
+         *     `{}`, or every member `null`: as if the field were omitted.
          */
         Options: {
-            /** @description Also accepted as `oneArmJoe`. */
-            one_arm_joe?: components["schemas"]["OneArmJoeOptions"];
-            /** @description Also accepted as `tsairDeng`. */
-            tsair_deng?: components["schemas"]["TsairDengOptions"];
-            /** @description Also accepted as `tiuU`. */
-            tiu_u?: components["schemas"]["TiuUOptions"];
-            /** @description Also accepted as `throwUp`. */
-            throw_up?: components["schemas"]["ThrowUpOptions"];
-        };
+            /** @description Also accepted as `oneArmJoe`. `null` is taken as omitted. */
+            one_arm_joe?: components["schemas"]["OneArmJoeOptions"] | null;
+            /** @description Also accepted as `tsairDeng`. `null` is taken as omitted. */
+            tsair_deng?: components["schemas"]["TsairDengOptions"] | null;
+            /** @description Also accepted as `tiuU`. `null` is taken as omitted. */
+            tiu_u?: components["schemas"]["TiuUOptions"] | null;
+            /** @description Also accepted as `throwUp`. `null` is taken as omitted. */
+            throw_up?: components["schemas"]["ThrowUpOptions"] | null;
+        } & unknown;
         OneArmJoeOptions: {
             /**
              * Format: int32
-             * @description 6..18, default 6 [OAJ-1] Optional: may be omitted. Also accepted as `setMaxPip`.
+             * @description 6..18, default 6 [OAJ-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
              */
-            set_max_pip?: number;
-            /** @description default false [OAJ-5] Optional: may be omitted. Also accepted as `leadDoubleBonus`. */
-            lead_double_bonus?: boolean;
-            /** @description default OTHERS_TOTAL [OAJ-9] */
-            scoring?: components["schemas"]["OneArmJoeOptions.Scoring"];
-            /** @description default NO_SCORE [OAJ-9] */
-            tie?: components["schemas"]["OneArmJoeOptions.Tie"];
+            set_max_pip?: number | null;
+            /** @description default false [OAJ-5] Optional: may be omitted. Also accepted as `leadDoubleBonus`. `null` is taken as omitted. */
+            lead_double_bonus?: boolean | null;
+            /** @description default OTHERS_TOTAL [OAJ-9] A value may also be given by its number. `null` is taken as omitted. */
+            scoring?: components["schemas"]["OneArmJoeOptions.Scoring"] | (0 | 1 | 2) | null;
+            /** @description default NO_SCORE [OAJ-9] A value may also be given by its number. `null` is taken as omitted. */
+            tie?: components["schemas"]["OneArmJoeOptions.Tie"] | (0 | 1 | 2) | null;
             /**
              * Format: int32
-             * @description default 100; 0 = a single hand [OAJ-10] Optional: may be omitted. Also accepted as `targetScore`.
+             * @description default 100; 0 = a single hand [OAJ-10] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
              */
-            target_score?: number;
+            target_score?: number | null;
         };
         TsairDengOptions: {
-            /** @description default CHINESE [TD-1] Also accepted as `tileSet`. */
-            tile_set?: components["schemas"]["TsairDengOptions.TileSet"];
-            /** @description default false [TD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. */
-            must_play_if_able?: boolean;
+            /** @description default CHINESE [TD-1] Also accepted as `tileSet`. A value may also be given by its number. `null` is taken as omitted. */
+            tile_set?: components["schemas"]["TsairDengOptions.TileSet"] | (0 | 1 | 2) | null;
+            /** @description default false [TD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. `null` is taken as omitted. */
+            must_play_if_able?: boolean | null;
             /**
              * Format: int32
-             * @description default 4 [TD-10] Optional: may be omitted.
+             * @description default 4 [TD-10] Optional: may be omitted. `null` is taken as omitted.
              */
-            hands?: number;
+            hands?: number | null;
             /**
              * Format: int32
-             * @description default 0 (play `hands` hands) [TD-10] Optional: may be omitted. Also accepted as `targetScore`.
+             * @description default 0 (play `hands` hands) [TD-10] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
              */
-            target_score?: number;
+            target_score?: number | null;
         };
         TiuUOptions: {
-            /** @description default false [TU-5] Optional: may be omitted. Also accepted as `mayDecline`. */
-            may_decline?: boolean;
-            /** @description default DOUBLE_SIX_ONLY Also accepted as `redSixes`. */
-            red_sixes?: components["schemas"]["TiuUOptions.RedSixes"];
+            /** @description default false [TU-5] Optional: may be omitted. Also accepted as `mayDecline`. `null` is taken as omitted. */
+            may_decline?: boolean | null;
+            /** @description default DOUBLE_SIX_ONLY Also accepted as `redSixes`. A value may also be given by its number. `null` is taken as omitted. */
+            red_sixes?: components["schemas"]["TiuUOptions.RedSixes"] | (0 | 1 | 2) | null;
             /**
              * Format: int32
-             * @description default 1 [TU-10] Optional: may be omitted.
+             * @description default 1 [TU-10] Optional: may be omitted. `null` is taken as omitted.
              */
-            hands?: number;
+            hands?: number | null;
         };
         ThrowUpOptions: {
-            /** @description default false [THR-4] Optional: may be omitted. Also accepted as `rethrowRepeats`. */
-            rethrow_repeats?: boolean;
+            /** @description default false [THR-4] Optional: may be omitted. Also accepted as `rethrowRepeats`. `null` is taken as omitted. */
+            rethrow_repeats?: boolean | null;
             /**
              * Format: int32
-             * @description default 2 [THR-11] Optional: may be omitted. Also accepted as `handsPerPlayer`.
+             * @description default 2 [THR-11] Optional: may be omitted. Also accepted as `handsPerPlayer`. `null` is taken as omitted.
              */
-            hands_per_player?: number;
+            hands_per_player?: number | null;
         };
         ListRulesetsRequest: Record<string, never>;
         ListRulesetsResponse: {
@@ -430,9 +441,10 @@ export interface components {
              * @description Required: omitted, the request is refused (`BAD_PLAYER_COUNT`).
              */
             players: number;
-            options?: components["schemas"]["Options"];
-            /** @description Any text of 1 to 128 characters; omitted, the server draws one from a secure source. Optional: may be omitted. */
-            seed?: string;
+            /** @description `null` is taken as omitted. */
+            options?: components["schemas"]["Options"] | null;
+            /** @description Any text of 1 to 128 characters; omitted, the server draws one from a secure source. Optional: may be omitted. `null` is taken as omitted. */
+            seed?: string | null;
         };
         NewGameResponse: {
             state: string;
@@ -454,9 +466,9 @@ export interface components {
             state: string;
             /**
              * Format: int32
-             * @description Only this seat's moves: empty when another seat is to act. Optional: may be omitted.
+             * @description Only this seat's moves: empty when another seat is to act. Optional: may be omitted. `null` is taken as omitted.
              */
-            seat?: number;
+            seat?: number | null;
         };
         GetLegalMovesResponse: {
             /**
@@ -473,9 +485,9 @@ export interface components {
             /** @description Required: omitted, the request is refused (`BAD_STATE_TOKEN`). */
             state: string;
             /** @description Required: omitted, the request is refused (`MALFORMED_REQUEST`). */
-            move: components["schemas"]["MoveInput"];
-            /** @description When set, a state whose version differs is refused with ABORTED / STALE_STATE. Optional: may be omitted. Also accepted as `expectedVersion`. */
-            expected_version?: number;
+            move: components["schemas"]["Move"] | components["schemas"]["MoveInput"];
+            /** @description When set, a state whose version differs is refused with ABORTED / STALE_STATE. Optional: may be omitted. Also accepted as `expectedVersion`. `null` is taken as omitted. */
+            expected_version?: number | null;
         };
         ApplyMoveResponse: {
             state: string;
@@ -548,9 +560,9 @@ export interface components {
             state: string;
             /**
              * Format: int32
-             * @description Omitted: a spectator, who sees only the public part. Optional: may be omitted.
+             * @description Omitted: a spectator, who sees only the public part. Optional: may be omitted. `null` is taken as omitted.
              */
-            seat?: number;
+            seat?: number | null;
         };
         /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up` (oneof `table`). */
         GetViewResponse: {
@@ -703,18 +715,18 @@ export interface components {
             state: string;
             /**
              * Format: int32
-             * @description must be the seat to act (omitted: the seat to act) Optional: may be omitted.
+             * @description must be the seat to act (omitted: the seat to act) Optional: may be omitted. `null` is taken as omitted.
              */
-            seat?: number;
-            /** @description omitted: STRONG */
-            level?: components["schemas"]["BotLevel"];
-            /** @description the bot's own randomness (omitted: derived from the view) Optional: may be omitted. */
-            seed?: string;
+            seat?: number | null;
+            /** @description omitted: STRONG A value may also be given by its number. `null` is taken as omitted. */
+            level?: components["schemas"]["BotLevel"] | (0 | 1 | 2 | 3) | null;
+            /** @description the bot's own randomness (omitted: derived from the view) Optional: may be omitted. `null` is taken as omitted. */
+            seed?: string | null;
             /**
              * Format: int32
-             * @description STRONG's budget (omitted: the default) Optional: may be omitted.
+             * @description STRONG's budget (omitted: the default) Optional: may be omitted. `null` is taken as omitted.
              */
-            playouts?: number;
+            playouts?: number | null;
         };
         MoveEstimate: {
             move?: components["schemas"]["Move"];
@@ -747,9 +759,11 @@ export interface components {
          *     - `CAPTURE_DRAWN`
          *     - `PILE`
          *     - `NEXT_HAND`
+         *
+         *     `MOVE_KIND_UNSPECIFIED` is neither answered nor accepted.
          * @enum {string}
          */
-        MoveKind: "MOVE_KIND_UNSPECIFIED" | "PLAY" | "DRAW" | "PASS" | "DISCARD" | "CAPTURE" | "CAPTURE_DRAWN" | "PILE" | "NEXT_HAND";
+        MoveKind: "PLAY" | "DRAW" | "PASS" | "DISCARD" | "CAPTURE" | "CAPTURE_DRAWN" | "PILE" | "NEXT_HAND";
         /**
          * @description An end of a two-ended line (Throw-up).
          *
@@ -849,7 +863,10 @@ export interface components {
             code: number;
             /** @description What went wrong, for people. */
             message: string;
-            details: components["schemas"]["google.rpc.ErrorInfo"][];
+            /** @description The `ErrorInfo` first; then, where the caller should try again later (`OVERLOADED`), a `RetryInfo`. */
+            details: [
+                components["schemas"]["google.rpc.ErrorInfo"]
+            ];
         };
         /** @description Why the request failed, for programs. */
         "google.rpc.ErrorInfo": {
@@ -862,6 +879,13 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+        };
+        /** @description When to try again. */
+        "google.rpc.RetryInfo": {
+            /** @constant */
+            "@type": "type.googleapis.com/google.rpc.RetryInfo";
+            /** @description A `google.protobuf.Duration` in seconds, as proto3 JSON writes it: `"1.500s"`. */
+            retry_delay: string;
         };
         /**
          * @description - `MALFORMED_REQUEST` (INVALID_ARGUMENT, HTTP 400): JSON or protobuf that does not parse or does not fit the request (an unknown field, a wrong type, a number out of range); a missing move or move kind; a move whose fields do not fit its kind; a tile with `high < low` or pips past 18
@@ -876,15 +900,18 @@ export interface components {
          *     - `GAME_OVER` (FAILED_PRECONDITION, HTTP 400): the match is over
          *     - `BAD_PLAYOUTS` (INVALID_ARGUMENT, HTTP 400): a `playouts` budget for `SuggestMove` below 1 or over the ruleset's `max_playouts`
          *     - `STALE_STATE` (ABORTED, HTTP 409): `expected_version` differs from the state's version (`metadata.version` holds it)
+         *     - `OVERLOADED` (RESOURCE_EXHAUSTED, HTTP 429): `SuggestMove`: the bots are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
+         *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED, HTTP 504): `SuggestMove`: the deadline that the `x-request-timeout` header gave passed before the bot could answer
          *     - `REQUEST_TIMEOUT` (DEADLINE_EXCEEDED, HTTP 408): the request body was not received in time
          *     - `REQUEST_TOO_LARGE` (RESOURCE_EXHAUSTED, HTTP 413): a request body over 1 MiB
          *     - `NOT_FOUND` (NOT_FOUND, HTTP 404): no route has that path
+         *     - `SERVICE_UNKNOWN` (NOT_FOUND, HTTP 404): `/readyz?service=NAME`: gRPC health knows no service of that name
          *     - `METHOD_NOT_ALLOWED` (UNIMPLEMENTED, HTTP 405): the path is served, but not with that method
          *     - `FORBIDDEN` (PERMISSION_DENIED, HTTP 403): a PROXY protocol header from an address not allowed to send one
          *     - `INTERNAL` (INTERNAL, HTTP 500): a bug, reported without details; no input should cause it
          * @enum {string}
          */
-        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "BAD_PLAYOUTS" | "STALE_STATE" | "REQUEST_TIMEOUT" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "INTERNAL";
+        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "BAD_PLAYOUTS" | "STALE_STATE" | "OVERLOADED" | "DEADLINE_EXCEEDED" | "REQUEST_TIMEOUT" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "SERVICE_UNKNOWN" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "INTERNAL";
     };
     responses: {
         /** @description `MALFORMED_REQUEST`: the request is not valid HTTP (request line, header, chunk) */
@@ -1062,6 +1089,8 @@ export interface operations {
              *     - `BAD_OPTIONS` (INVALID_ARGUMENT): an option out of range or of another ruleset
              *     - `BAD_PLAYER_COUNT` (INVALID_ARGUMENT): too few or too many players for the ruleset and options
              *     - `BAD_SEED` (INVALID_ARGUMENT): a seed that is empty, over 128 characters, or holds control characters
+             *
+             *     A request that fits the schema may still be refused with `BAD_OPTIONS`: options of another ruleset than the one named; `BAD_PLAYER_COUNT`: a player count the ruleset does not seat with these options (`ListRulesets` gives each range). The other reasons answer only requests that do not fit it.
              */
             400: {
                 headers: {
@@ -1140,6 +1169,8 @@ export interface operations {
              *     - `MALFORMED_REQUEST` (INVALID_ARGUMENT): JSON or protobuf that does not parse or does not fit the request (an unknown field, a wrong type, a number out of range); a missing move or move kind; a move whose fields do not fit its kind; a tile with `high < low` or pips past 18
              *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
              *     - `BAD_SEAT` (INVALID_ARGUMENT): a seat that is not at the table
+             *
+             *     A request that fits the schema may still be refused with `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys; `BAD_SEAT`: a seat past the table of the game in the token. The other reasons answer only requests that do not fit it.
              */
             400: {
                 headers: {
@@ -1221,6 +1252,8 @@ export interface operations {
              *     - `NOT_YOUR_TURN` (FAILED_PRECONDITION): the move's seat is not the seat to act
              *     - `ILLEGAL_MOVE` (FAILED_PRECONDITION): the move is not one of the legal moves (the message names the kinds of move that are legal, never a tile of a hand)
              *     - `GAME_OVER` (FAILED_PRECONDITION): the match is over
+             *
+             *     A request that fits the schema may still be refused with `MALFORMED_REQUEST`: a move whose fields do not fit its kind (a `DRAW` with a tile, a `PLAY` without one), or a tile with `high < low`; `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys; `BAD_SEAT`: a seat past the table of the game in the token; `NOT_YOUR_TURN`: a seat that is not the one to act in the game in the token; `ILLEGAL_MOVE`: a move that the game in the token does not allow; `GAME_OVER`: the game in the token is over.
              */
             400: {
                 headers: {
@@ -1255,6 +1288,8 @@ export interface operations {
              * @description Refused, with one of these reasons:
              *
              *     - `STALE_STATE` (ABORTED): `expected_version` differs from the state's version (`metadata.version` holds it)
+             *
+             *     A request that fits the schema may still be refused with `STALE_STATE`: an `expected_version` that is not the version of the game in the token.
              */
             409: {
                 headers: {
@@ -1315,6 +1350,8 @@ export interface operations {
              *
              *     - `MALFORMED_REQUEST` (INVALID_ARGUMENT): JSON or protobuf that does not parse or does not fit the request (an unknown field, a wrong type, a number out of range); a missing move or move kind; a move whose fields do not fit its kind; a tile with `high < low` or pips past 18
              *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
+             *
+             *     A request that fits the schema may still be refused with `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys. The other reasons answer only requests that do not fit it.
              */
             400: {
                 headers: {
@@ -1393,6 +1430,8 @@ export interface operations {
              *     - `MALFORMED_REQUEST` (INVALID_ARGUMENT): JSON or protobuf that does not parse or does not fit the request (an unknown field, a wrong type, a number out of range); a missing move or move kind; a move whose fields do not fit its kind; a tile with `high < low` or pips past 18
              *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
              *     - `BAD_SEAT` (INVALID_ARGUMENT): a seat that is not at the table
+             *
+             *     A request that fits the schema may still be refused with `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys; `BAD_SEAT`: a seat past the table of the game in the token. The other reasons answer only requests that do not fit it.
              */
             400: {
                 headers: {
@@ -1445,7 +1484,10 @@ export interface operations {
     SuggestMove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description A deadline for the call: seconds from its arrival, a decimal number above 0 and at most 86400 (a day). When it passes before the bot has answered, the call is answered 504 `DEADLINE_EXCEEDED`; a value that is not such a number is refused with 400 `MALFORMED_REQUEST`. */
+                "x-request-timeout"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1475,6 +1517,8 @@ export interface operations {
              *     - `BAD_PLAYOUTS` (INVALID_ARGUMENT): a `playouts` budget for `SuggestMove` below 1 or over the ruleset's `max_playouts`
              *     - `NOT_YOUR_TURN` (FAILED_PRECONDITION): the move's seat is not the seat to act
              *     - `GAME_OVER` (FAILED_PRECONDITION): the match is over
+             *
+             *     A request that fits the schema may still be refused with `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys; `BAD_SEAT`: a seat past the table of the game in the token; `NOT_YOUR_TURN`: a seat that is not the one to act in the game in the token; `GAME_OVER`: the game in the token is over. The other reasons answer only requests that do not fit it.
              */
             400: {
                 headers: {
@@ -1522,6 +1566,46 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `OVERLOADED` (RESOURCE_EXHAUSTED): `SuggestMove`: the bots are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
+             *
+             *     A request that fits the schema may still be refused with `OVERLOADED`: the bots are busy.
+             */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again (at least 1). */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 8;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED): `SuggestMove`: the deadline that the `x-request-timeout` header gave passed before the bot could answer
+             *
+             *     A request that fits the schema may still be refused with `DEADLINE_EXCEEDED`: the deadline of the request's own `x-request-timeout` passed.
+             */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 4;
+                        details?: unknown;
+                    };
+                };
+            };
         };
     };
     Healthz: {
@@ -1549,7 +1633,10 @@ export interface operations {
     };
     Readyz: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The service whose readiness to tell, as gRPC health names it: `""` (the server) or `domino_rules.v1.DominoRules`. Omitted: the server. */
+                service?: "" | "domino_rules.v1.DominoRules";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1568,7 +1655,24 @@ export interface operations {
                     };
                 };
             };
-            /** @description `{"status": "NOT_SERVING"}`: the server has begun to stop. */
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `SERVICE_UNKNOWN` (NOT_FOUND): `/readyz?service=NAME`: gRPC health knows no service of that name
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 5;
+                        details?: unknown;
+                    };
+                };
+            };
+            /** @description `{"status": "NOT_SERVING"}`: the server has begun to stop, or its gRPC door does not answer `SERVING`. */
             503: {
                 headers: {
                     [name: string]: unknown;
