@@ -14,12 +14,14 @@ schemathesis's own description of each.
 What no JSON Schema can say is in the document, and only that is allowed: an operation
 lists in ``x-refused-beyond-the-schema`` the reasons with which it may refuse a request
 that fits the schema (a token it did not make, a seat past the game's table, an illegal
-move); a schema-valid request refused with any other reason fails, as it would without
-the list. A 504 is the caller's own ``x-request-timeout`` passing, so ``SuggestMove``
-may answer it, with ``DEADLINE_EXCEEDED``, when the request set one.
+move, a stale ``expected_version``, busy bots); a schema-valid request refused with any
+other reason, or with any other status, fails, as it would without the list. A 504 is
+the caller's own ``x-request-timeout`` passing, so ``SuggestMove`` may answer it, with
+``DEADLINE_EXCEEDED``, when the request set one.
 
-Each run is seeded, and prints what it sent per operation and phase (``-s``). The
-default run is bounded; the ``slow`` one makes at least 100 requests per operation.
+Each run is seeded, and prints what it sent per operation and phase, and how often each
+check ran (``-s``); a check that never ran fails the test. The default run makes
+``DEFAULT_EXAMPLES`` per operation and phase; the ``slow`` one ``SLOW_EXAMPLES``.
 """
 
 from __future__ import annotations
