@@ -7,7 +7,11 @@ mid-hand state of every ruleset and a legal move, cycled) and time each call; al
 SuggestMove at STRONG (the flood); the two phases alternate ``--rounds`` times and each
 phase's calls are pooled. The flooders wait the retry delay of a refusal before they
 call again, as a bot should; with ``--impolite`` they call again at once. They run at
-nice +10: they stand for bots on other machines, whose CPU is not the server's. Prints
+nice +10: they stand for bots on other machines, whose CPU is not the server's. For
+that nice to mean anything, serve runs in this script's session: Linux groups the
+processes of a session (autogroup) and shares the CPU evenly between groups whatever
+their nice, so clients in a session of their own would take half the cores from the
+server, as no remote client can. Prints
 ApplyMove p50/p99 idle and in the flood per door, the ratio of the p99s, and what
 became of the flood's calls (answered, shed, other).
 
@@ -21,13 +25,17 @@ idle p99 and under 50 ms.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
 import os
+import re
 import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +44,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domino_rules import rules
 from domino_rules.api import RulesService
 from domino_rules.v1 import domino_rules_pb2 as pb
-from tests import served
 
 Steps = list[tuple[bytes, bytes]]  # (ApplyMoveRequest, SuggestMoveRequest) serialized
 
@@ -166,6 +173,30 @@ def _retry_delay(error: Any) -> float:
     return 1.0
 
 
+@contextlib.contextmanager
+def _serving() -> Iterator[dict[str, int]]:
+    """``domino-rules serve`` on ports 0, in this process's session (see the module
+    docstring); the ports of its doors."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "domino_rules.cli", "serve", "--grpc-port", "0",
+         "--http-port", "0", "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "DOMINO_RULES_DRAIN_DELAY": "0"},
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline(), process.stdout.readline()]
+        ports = [int(re.search(r":(\d+)\s*$", line).group(1)) for line in lines]  # type: ignore[union-attr]
+        yield {"grpc": ports[0], "rest": ports[1]}
+    finally:
+        process.terminate()
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 def _percentiles(latencies: list[float]) -> dict[str, float]:
     if len(latencies) < 2:
         return {"calls": len(latencies), "p50_ms": float("nan"), "p99_ms": float("nan")}
@@ -234,8 +265,7 @@ def main() -> int:
     args = parser.parse_args()
     steps = _positions()
     load_before = os.getloadavg()[0]
-    with served.serving() as replica:
-        ports = {"grpc": replica.grpc_port, "rest": replica.http_port}
+    with _serving() as ports:
         idle_calls: dict[str, list[float]] = {door: [] for door in ports}
         flood_calls: dict[str, list[float]] = {door: [] for door in ports}
         floods = {door: {"answered": 0, "shed": 0, "other": 0} for door in ports}
