@@ -241,12 +241,20 @@ _ZIGZAG = tuple((b >> 1) ^ -(b & 1) for b in range(128))
 
 
 def _read_ints(data: bytes, pos: int) -> tuple[tuple[int, ...], int]:
-    head, pos = _read_uvarint(data, pos)
+    if pos < len(data) and data[pos] < 0x80:  # a head of one byte, read without a call
+        head = data[pos]
+        pos += 1
+    else:
+        head, pos = _read_uvarint(data, pos)
     n, mode = head >> 2, head & 3
     if n > _MAX_ITEMS:
         raise PackError(f"a list of numbers holds {n} items; the most is {_MAX_ITEMS}")
     if mode == 2:
-        k, pos = _read_uvarint(data, pos)
+        if pos < len(data) and data[pos] < 0x80:
+            k = data[pos]
+            pos += 1
+        else:
+            k, pos = _read_uvarint(data, pos)
         end = pos + 2 * k
         if k > n or end > len(data):
             raise PackError("the state is truncated")
@@ -278,6 +286,32 @@ def _read_ints(data: bytes, pos: int) -> tuple[tuple[int, ...], int]:
     if mode == 0:
         out = [(x >> 1) ^ -(x & 1) for x in out]
     return tuple(out), pos
+
+
+def _read_dense(data: bytes, pos: int) -> tuple[tuple[int, ...], int]:
+    """A dense list of fewer than 32 numbers (its head one byte), as :func:`_read_ints`
+    reads it: the lists the one-byte fast path of the generated code leaves, whose
+    numbers take one or two bytes each (Tiu U's counts and settlements), in one loop
+    without a call per number; a number of three bytes or more sends the list to
+    :func:`_read_ints`. A truncated list raises ``IndexError`` (see :func:`unpack`)."""
+    head = data[pos]
+    n = head >> 2
+    at = pos + 1
+    items: list[int] = []
+    append = items.append
+    while len(items) < n:
+        b = data[at]
+        if b < 0x80:
+            append(b)
+            at += 1
+        elif data[at + 1] < 0x80:
+            append((b & 0x7F) | (data[at + 1] << 7))
+            at += 2
+        else:
+            return _read_ints(data, pos)
+    if head & 1:
+        return tuple(items), at
+    return tuple([(x >> 1) ^ -(x & 1) for x in items]), at
 
 
 def _uvarints(data: bytes, pos: int, n: int) -> list[int]:
@@ -362,6 +396,7 @@ class _Compiler:
             "_rs": _read_svarint,
             "_rstr": _read_str,
             "_rints": _read_ints,
+            "_rdense": _read_dense,
             "_rtiles": _read_tiles,
             "_rtile": _read_tile,
             "PackError": PackError,
@@ -486,7 +521,7 @@ class _Compiler:
                     "    chunk = data[pos + 1 : end]",
                     "    if end <= len(data) and chunk.isascii():",
                     f"        {x} = tuple(chunk) if b & 1 else tuple(map(ZZ, chunk)); pos = end",
-                    f"    else: {x}, pos = _rints(data, pos)",
+                    f"    else: {x}, pos = _rdense(data, pos)",
                     f"else: {x}, pos = _rints(data, pos)",
                 ]
             n, items, y = self.name("n"), self.name("items"), self.name("y")
@@ -567,9 +602,36 @@ class _Compiler:
             f"    if mask >> {len(fields)}: raise PackError('unknown fields are present')"
         )
         args = []
+        numbers_before: tuple[str, str] | None = None  # the field before: tuple[int, ...]
         for i, (name, hint) in enumerate(fields):
             x = f"f_{name}"
             args.append(x)
+            if hint == tuple[int, ...]:
+                read = self.unpack_value(hint, x, "", "")
+                if numbers_before is not None:
+                    # A list packed with the same bytes as the list just before it holds
+                    # the same numbers: take the same tuple, without reading them again.
+                    # (A hand result's points are often its counts: Tiu U, Tsair Deng.)
+                    # Reading is a function of the bytes read, so this is exact.
+                    # (The heads first: lists of other lengths differ at once.)
+                    y, bit = numbers_before
+                    read = [
+                        f"if mask & {bit} and data[pos] == data[start_{y}]"
+                        f" and data[pos : 2 * pos - start_{y}] == data[start_{y} : pos]:",
+                        f"    {x} = f_{y}; pos += pos - start_{y}",
+                        "else:",
+                        *("    " + line for line in read),
+                    ]
+                unpack += [
+                    f"    if mask & {1 << i}:",
+                    f"        start_{name} = pos",
+                    *("        " + s for s in read),
+                    "    else:",
+                    f"        {x} = ()",
+                ]
+                numbers_before = (name, str(1 << i))
+                continue
+            numbers_before = None
             inner = _optional(hint)
             if inner is not None:
                 empty, hint = "None", inner
