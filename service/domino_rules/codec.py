@@ -378,5 +378,6 @@ def decode_game(payload: bytes) -> Game:
         raise StateDecodeError(str(exc)) from None
     if packed.version > MAX_VERSION:
         raise StateDecodeError(f"version {packed.version} is out of range")
-    packed.ruleset.check_match(packed.match)
+    # the unpacker builds every value of its declared type: the type walk is not needed
+    packed.ruleset.check_match(packed.match, typed=True)
     return Game(packed.ruleset, packed.match, packed.game_id, packed.version)

@@ -41,6 +41,8 @@ import abc
 import dataclasses
 import enum
 import functools
+import itertools
+import operator
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -552,6 +554,12 @@ hand_result: Callable[..., HandResult] = frozen_builder(HandResult)
 
 _make_match = made_of(Match)
 _make_event = made_of(Event)
+# The fields of hand results, read over a whole history at once (``map``).
+_COUNTS = operator.attrgetter("counts")
+_POINTS = operator.attrgetter("points")
+_WINNERS = operator.attrgetter("winners")
+_END = operator.attrgetter("end")
+_SETTLEMENT = operator.attrgetter("settlement")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -991,10 +999,11 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
 
     def totals(self, match: Match[OptionsT, StateT]) -> tuple[int, ...]:
         players = match.players
-        totals = [0] * players
-        for result in match.history:
-            for seat, value in enumerate(result.points):
-                totals[seat] += value
+        history = match.history
+        # by columns: one sum per seat over all the hands (a history has up to 1,000)
+        totals = (
+            list(map(sum, zip(*map(_POINTS, history), strict=True))) if history else [0] * players
+        )
         if match.status is _IN_PROGRESS:
             running = self.running_points(match.hand_state, players)
             if any(running):  # points pegged in this hand (none in most games)
@@ -1044,9 +1053,15 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
 
     # ---- the check of a state from outside --------------------------------------
 
-    def check_match(self, match: Match[Any, Any]) -> None:
+    def check_match(self, match: Match[Any, Any], *, typed: bool = False) -> None:
         """Raise :class:`InvalidStateError` unless ``match`` is a state of this ruleset that
         play can reach, as far as any rule relies on it.
+
+        ``typed``: the caller vouches that every field has its declared type all the way
+        down, so the walk over the types is skipped. Only for a match just built by this
+        ruleset's unpacker (:func:`domino_rules.packing.unpack`), which makes every value
+        of its declared type by construction (the tests check it on every kind of state);
+        every other check runs.
 
         A state decoded from a client's token may be forged: any field can hold any value.
         This checks everything before a rule runs, so that afterwards ``legal_moves``,
@@ -1076,7 +1091,8 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
           match ends with it, and a hand in progress follows one that did not end the
           match; a hand in progress has a legal move.
         """
-        self._check_match_types(match)
+        if not typed:
+            self._check_match_types(match)
         options, players = match.options, match.players
         if not self._options_in_range(options):
             try:
@@ -1145,6 +1161,12 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         raise AssertionError("type_ok and type_check disagree")  # pragma: no cover
 
     def _check_history(self, history: tuple[HandResult, ...], players: int) -> None:
+        if not self._history_ok(history, players):
+            self._explain_history(history, players)
+
+    def _explain_history(self, history: tuple[HandResult, ...], players: int) -> None:
+        """The checks of the history hand by hand, in order: raise the error of the first
+        that fails (:meth:`_history_ok` found one); pass a history that fails none."""
         totals = [0] * players
         nets = [0] * players
         settled = players if self.settles_hands else 0
@@ -1192,6 +1214,45 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
                 check_range(totals[seat], 0, MAX_TOTAL, f"seat {seat}'s match total")
             if not -MAX_TOTAL <= nets[seat] <= MAX_TOTAL:
                 check_range(nets[seat], -MAX_TOTAL, MAX_TOTAL, f"seat {seat}'s settlement")
+
+    def _history_ok(self, history: tuple[HandResult, ...], players: int) -> bool:
+        """True exactly when :meth:`_explain_history` raises nothing: the same checks by
+        columns, each a builtin over all the hands at once (a history has up to 1,000
+        hands, and a loop per hand and seat cost more than the rest of a decode; the
+        tests check that the two agree). ``False`` sends to the loop for the message."""
+        if not history:
+            return True
+        size = {players}
+        counts = list(map(_COUNTS, history))
+        points = list(map(_POINTS, history))
+        settlements = list(map(_SETTLEMENT, history))
+        if set(map(len, counts)) != size or set(map(len, points)) != size:
+            return False
+        if set(map(len, settlements)) != (size if self.settles_hands else {0}):
+            return False
+        # (points are often the counts themselves: then the counts' check is theirs)
+        ranges = [(counts, 0)] if points == counts else [(counts, 0), (points, 0)]
+        if self.settles_hands:
+            ranges.append((settlements, -MAX_HAND_POINTS))
+        for column, low in ranges:
+            values = list(itertools.chain.from_iterable(column))  # min of each tuple: slower
+            if min(values) < low or max(values) > MAX_HAND_POINTS:
+                return False
+        # every end one the ruleset uses, counted by identity (an enum's hash is Python
+        # code, a set of a thousand ends costs more than this)
+        ends = list(map(_END, history))
+        if sum(map(ends.count, self.hand_ends)) != len(ends):
+            return False
+        for winners in set(map(_WINNERS, history)):  # a few distinct tuples of seats
+            if not 1 <= len(winners) <= players or not 0 <= winners[0] <= winners[-1] < players:
+                return False
+            if any(a >= b for a, b in itertools.pairwise(winners)):
+                return False
+        if not all(0 <= total <= MAX_TOTAL for total in map(sum, zip(*points, strict=True))):
+            return False
+        return not self.settles_hands or all(
+            -MAX_TOTAL <= net <= MAX_TOTAL for net in map(sum, zip(*settlements, strict=True))
+        )
 
     def _check_events(self, match: Match[Any, Any], codes: SetCodes) -> None:
         events, players = match.last_events, match.players
