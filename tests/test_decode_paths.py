@@ -69,7 +69,7 @@ def test_hand_results_read_back_as_they_were_packed() -> None:
     chooser = random.Random("results")
     results = []
     for _ in range(3000):
-        n = chooser.choice((0, 1, 2, 4, 9, 31, 32, 40))
+        n = chooser.choice((0, 1, 2, 4, 9, 12, 13, 31, 32, 40))
         counts = _numbers(chooser, n)
         points = counts if chooser.random() < 0.4 else _numbers(chooser, n)
         winners = points if chooser.random() < 0.1 else _numbers(chooser, chooser.randint(0, 3))
