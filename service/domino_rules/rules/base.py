@@ -38,6 +38,7 @@ in practice, and they keep the work of a request bounded):
 from __future__ import annotations
 
 import abc
+import contextlib
 import dataclasses
 import enum
 import functools
@@ -1235,6 +1236,12 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         if self.settles_hands:
             ranges.append((settlements, -MAX_HAND_POINTS))
         for column, low in ranges:
+            if low == 0:
+                # bytes() takes numbers from 0 to 255 only: the range check of the usual
+                # small numbers in one pass in C; anything else is checked by min and max
+                with contextlib.suppress(ValueError):
+                    bytes(itertools.chain.from_iterable(column))
+                    continue
             values = list(itertools.chain.from_iterable(column))  # min of each tuple: slower
             if min(values) < low or max(values) > MAX_HAND_POINTS:
                 return False
