@@ -37,7 +37,7 @@ from prometheus_client import CollectorRegistry, Histogram
 from prometheus_client.parser import text_string_to_metric_families
 
 from domino_rules import logs, metrics, observability
-from domino_rules.api import RulesService
+from domino_rules.api import ApiError, RulesService
 from domino_rules.rest import create_app
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
@@ -765,6 +765,53 @@ def test_an_internal_error_is_logged_with_its_request_id(caplog: pytest.LogCaptu
     assert "bug-1" in bug.getMessage()
     (line,) = [r for r in caplog.records if r.name == "domino_rules.access"]
     assert "status=INTERNAL reason=INTERNAL http_status=500" in line.getMessage()
+
+
+def test_the_service_tells_its_observer_what_each_call_opens_and_seals() -> None:
+    """A door learns a call's game from the observer it gives the service
+    (``RulesService.observe``), an explicit hook, the service's own methods untouched:
+    what is noted in the call, for its access line and its metrics, comes from there."""
+    seen: list[tuple[str, str | None, int]] = []
+
+    class Recorder:
+        def on_decoded(self, game: Any, token_bytes: int) -> None:
+            seen.append(("decoded", game.game_id if game else None, token_bytes))
+
+        def on_encoded(self, game: Any, token_bytes: int) -> None:
+            seen.append(("encoded", game.game_id, token_bytes))
+
+    recorder = Recorder()
+    service = RulesService(observer=recorder)
+    service.observe(recorder)  # twice is once
+    create_app(service=service)
+    create_app(service=service)  # the door's own observer, once, after the first
+    assert service.observers == (recorder, observability.OBSERVER)
+    assert not {"decode", "encode"} & set(vars(service))
+    game = service.NewGame(pb.NewGameRequest(ruleset="tiu_u", players=2, seed="observed"))
+    assert seen == [("encoded", game.game_id, len(game.state))]
+    seen.clear()
+    legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=game.state))
+    call = observability.begin("grpc", "ApplyMove", None, None, counted=False)
+    try:
+        answer = service.ApplyMove(pb.ApplyMoveRequest(state=game.state, move=legal.moves[0]))
+    finally:
+        observability.finish(call)
+    assert seen[1:] == [
+        ("decoded", game.game_id, len(game.state)),
+        ("encoded", game.game_id, len(answer.state)),
+    ]
+    noted = (call.ruleset, call.game_id, call.version, call.token_in, call.token_out)
+    assert noted == ("tiu_u", game.game_id, 1, len(game.state), len(answer.state))
+    assert call.match_over is False
+    seen.clear()
+    call = observability.begin("grpc", "GetScore", None, None, counted=False)
+    try:
+        with pytest.raises(ApiError):
+            service.GetScore(pb.GetScoreRequest(state=b"garbage"))
+    finally:
+        observability.finish(call)
+    assert seen == [("decoded", None, 7)]  # a token that holds no game is still counted
+    assert (call.token_in, call.ruleset, call.game_id) == (7, None, None)
 
 
 # ------------------------------------------------------------------ formats

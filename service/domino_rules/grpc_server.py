@@ -184,7 +184,8 @@ def build_door(
         ],
         maximum_concurrent_rpcs=max_concurrent_rpcs,
     )
-    service = observability.watch(service or RulesService())
+    service = service or RulesService()
+    service.observe(observability.OBSERVER)  # each call's game, for its line and metrics
     metrics.recorder().track(service, "grpc")  # its bots' room and its cache of tokens
     descriptor = pb.DESCRIPTOR.services_by_name["DominoRules"]
     handlers = {m.name: _handler(service, m) for m in descriptor.methods}

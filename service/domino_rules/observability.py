@@ -3,10 +3,12 @@ its share of the metrics (:mod:`domino_rules.metrics`).
 
 A door wraps every call it serves in :func:`begin` and :func:`finish`; in between, the
 call's :class:`Call` (also :func:`current`, for the thread serving it) gathers its RPC,
-its outcome and what the service learnt of the game. The service tells that through
-:func:`watch`: once watched, its ``decode`` and ``encode`` note the ruleset, game id,
-version and token sizes of the game they open or seal, so that nothing is decoded twice
-and no token or hand is ever looked into for the log.
+its outcome and what the service learnt of the game. The service tells that to
+:data:`OBSERVER`, the :class:`~domino_rules.api.service.Observer` each door gives it
+(``service.observe(OBSERVER)``): of every token it opens or seals, the ruleset, game id,
+version and token size, and whether the match is over, noted in the call of the thread
+that made it; so nothing is decoded twice and no token or hand is ever looked into for
+the log.
 
 The access line (logger ``domino_rules.access``, level INFO; DEBUG for health probes
 and scrapes) holds::
@@ -48,13 +50,16 @@ from .metrics import recorder
 from .rules import Status
 
 if TYPE_CHECKING:
-    from .api import ApiError, RulesService
+    from .api import ApiError
+    from .codec import Game
 
 __all__ = [
+    "OBSERVER",
     "OTHER",
     "REQUEST_ID",
     "AccessLine",
     "Call",
+    "CallObserver",
     "begin",
     "current",
     "finish",
@@ -62,7 +67,6 @@ __all__ = [
     "note_span",
     "rejected",
     "request_id",
-    "watch",
 ]
 
 #: The header (REST) and metadata key (gRPC) of the request id.
@@ -304,35 +308,26 @@ def _log(level: int, line: AccessLine) -> None:
     logs.write(ACCESS, level, line)
 
 
-def watch(service: RulesService) -> RulesService:
-    """Have ``service`` note, for the call being served by the thread that calls it, the
-    game it opens (``decode``) and seals (``encode``): ruleset, game id, version, token
-    sizes, and whether the match is over. Returns ``service``; watching twice is
-    watching once."""
-    if getattr(service, "_watched", False):
-        return service
-    decode, encode = service.decode, service.encode
+class CallObserver:
+    """The doors' :class:`~domino_rules.api.service.Observer`: what the service opens and
+    seals is noted in the :class:`Call` the calling thread serves (none: nothing is)."""
 
-    def watched_decode(token: bytes) -> Any:
+    __slots__ = ()
+
+    def on_decoded(self, game: Game | None, token_bytes: int) -> None:
         call: Call | None = getattr(_local, "call", None)
         if call is not None:
-            call.token_in = len(token)
-        game = decode(token)
-        if call is not None:
-            call.note(game)
-        return game
+            call.token_in = token_bytes
+            if game is not None:
+                call.note(game)
 
-    def watched_encode(game: Any) -> bytes:
-        token = encode(game)
+    def on_encoded(self, game: Game, token_bytes: int) -> None:
         call: Call | None = getattr(_local, "call", None)
         if call is not None:
-            call.token_out = len(token)
+            call.token_out = token_bytes
             call.note(game)
             call.match_over = game.match.status is Status.MATCH_OVER
-        return token
 
-    # instance attributes, found before the class's methods by the service's own calls
-    setattr(service, "decode", watched_decode)  # noqa: B010
-    setattr(service, "encode", watched_encode)  # noqa: B010
-    setattr(service, "_watched", True)  # noqa: B010
-    return service
+
+#: The observer every door gives the service it serves.
+OBSERVER = CallObserver()

@@ -370,7 +370,7 @@ def create_app(
     app.config.update(config or {})
     if service is None:
         service = Settings.from_env().service()
-    observability.watch(service)
+    service.observe(observability.OBSERVER)  # each call's game, for its line and metrics
     metrics.recorder().track(service, "rest")  # its bots' room and its cache of tokens
     limit = int(app.config["MAX_CONTENT_LENGTH"])
     CORS(app, resources={r"/v1/*": {"origins": app.config.get("CORS_ORIGINS", "*")}})

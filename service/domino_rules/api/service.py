@@ -6,6 +6,12 @@ kept between calls: a request that fails changes nothing, because the caller's t
 is the only copy of the game. (A process remembers the games it sealed lately, so that
 their tokens need not be opened again when they come back: :mod:`.minted`. Any process
 answers any token the same.)
+
+A door learns what a call opened and sealed through an :class:`Observer` it gives the
+service (:meth:`RulesService.observe`, or ``observer=`` at construction): the service
+tells it of every token it opens (the game it held, or none) and every token it seals,
+so that the door can log and count the call's game without decoding anything twice and
+without looking into a token or a hand.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import secrets
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from google.rpc import code_pb2
 
@@ -31,12 +37,42 @@ from ..v1 import domino_rules_pb2 as pb
 from .errors import ApiError, from_rules_error
 from .minted import DEFAULT_BYTES, DEFAULT_SIZE, Minted
 
-__all__ = ["Game", "RulesService", "new_seed"]
+__all__ = ["Game", "Observer", "RulesService", "new_seed"]
 
 log = logging.getLogger(__name__)
 
 MAX_SEED_CHARS = 128
 T = TypeVar("T")
+
+
+class Observer(Protocol):
+    """What the service tells of the games a call opens and seals, in the thread that
+    makes the call, as it happens (:meth:`RulesService.observe`). An observer must not
+    raise, and must not keep a game past the call: a game holds every hidden tile."""
+
+    def on_decoded(self, game: Game | None, token_bytes: int) -> None:
+        """A token of ``token_bytes`` bytes was opened: the ``game`` it held, or ``None``
+        when it held none (the call is refused, ``BAD_STATE_TOKEN``)."""
+
+    def on_encoded(self, game: Game, token_bytes: int) -> None:
+        """``game`` was sealed into a token of ``token_bytes`` bytes (the answer's)."""
+
+
+class _Observers:
+    """Several observers, told in order, as one."""
+
+    __slots__ = ("observers",)
+
+    def __init__(self, observers: tuple[Observer, ...]) -> None:
+        self.observers = observers
+
+    def on_decoded(self, game: Game | None, token_bytes: int) -> None:
+        for observer in self.observers:
+            observer.on_decoded(game, token_bytes)
+
+    def on_encoded(self, game: Game, token_bytes: int) -> None:
+        for observer in self.observers:
+            observer.on_encoded(game, token_bytes)
 
 
 class RulesService:
@@ -49,15 +85,37 @@ class RulesService:
         minted: int = DEFAULT_SIZE,
         minted_bytes: int = DEFAULT_BYTES,
         admission: Admission | None = None,
+        observer: Observer | None = None,
     ) -> None:
         """``minted``: how many of the games it sealed lately the service keeps, so that
         their tokens need not be opened again (:mod:`.minted`; 0: none), within
         ``minted_bytes`` bytes (an upper bound of what they hold). ``admission``:
         the room SuggestMove's searches run in (:mod:`domino_rules.admission`; by default one search
-        at a time in the calling thread, two waiting)."""
+        at a time in the calling thread, two waiting). ``observer``: told of every token
+        opened and sealed (:meth:`observe`)."""
         self.tokens = tokens or TokenCodec()
         self.minted = Minted(minted, max_bytes=minted_bytes)
         self.admission = admission or Admission()
+        self._observer: Observer | None = None
+        if observer is not None:
+            self.observe(observer)
+
+    def observe(self, observer: Observer) -> None:
+        """Tell ``observer`` of every token this service opens and seals from now on
+        (:class:`Observer`). Observing with the same observer twice is observing once;
+        several observers are told in the order they were given. Each door gives its
+        own (:data:`domino_rules.observability.OBSERVER`) when it is built."""
+        if self._observer is None:
+            self._observer = observer
+        elif observer not in self.observers:
+            self._observer = _Observers((*self.observers, observer))
+
+    @property
+    def observers(self) -> tuple[Observer, ...]:
+        """The observers told of every token opened and sealed, in order."""
+        if isinstance(self._observer, _Observers):
+            return self._observer.observers
+        return () if self._observer is None else (self._observer,)
 
     # ------------------------------------------------------------------ RPCs
 
@@ -195,8 +253,12 @@ class RulesService:
     # ------------------------------------------------------------------ tokens
 
     def encode(self, game: Game) -> bytes:
-        """The token of a game: its private state, sealed when keys are configured."""
-        return self.tokens.seal(codec.encode_game(game))
+        """The token of a game: its private state, sealed when keys are configured
+        (the observer is told of it)."""
+        token = self.tokens.seal(codec.encode_game(game))
+        if self._observer is not None:
+            self._observer.on_encoded(game, len(token))
+        return token
 
     def _mint(self, game: Game) -> bytes:
         """The token of a game the rules have just made (a new game, a move applied),
@@ -207,22 +269,28 @@ class RulesService:
 
     def decode(self, token: bytes) -> Game:
         """Open and check a token (unless this process sealed it lately); every failure
-        is ``BAD_STATE_TOKEN``."""
-        if not token:
-            raise ApiError.invalid(
-                "BAD_STATE_TOKEN", "state is required: send the token you were given"
-            )
-        game = self.minted.get(token)
-        if game is not None:
-            return game
+        is ``BAD_STATE_TOKEN``. The observer is told of it, opened or not."""
+        game: Game | None = None
         try:
-            return codec.decode_game(self.tokens.open(token))
-        except (TokenError, codec.StateDecodeError) as exc:
-            raise ApiError.invalid("BAD_STATE_TOKEN", str(exc)) from None
-        except RulesError as exc:
-            raise ApiError.invalid(
-                "BAD_STATE_TOKEN", f"the state token does not hold a valid game: {exc}"
-            ) from None
+            if not token:
+                raise ApiError.invalid(
+                    "BAD_STATE_TOKEN", "state is required: send the token you were given"
+                )
+            game = self.minted.get(token)
+            if game is not None:
+                return game
+            try:
+                game = codec.decode_game(self.tokens.open(token))
+                return game
+            except (TokenError, codec.StateDecodeError) as exc:
+                raise ApiError.invalid("BAD_STATE_TOKEN", str(exc)) from None
+            except RulesError as exc:
+                raise ApiError.invalid(
+                    "BAD_STATE_TOKEN", f"the state token does not hold a valid game: {exc}"
+                ) from None
+        finally:
+            if self._observer is not None:
+                self._observer.on_decoded(game, len(token))
 
     @staticmethod
     def _seat(game: Game, seat: int, what: str = "seat") -> int:
