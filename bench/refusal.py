@@ -14,7 +14,9 @@ over 64 KiB and random bytes of near 64 KiB. Per kind: the answer (ok or the ref
 the token's size, the median and worst CPU per call (``time.process_time``) and the
 worst as a multiple of the reference's median, and whether the worst is within 5 ms;
 then the kinds over it, and the collections of the cyclic garbage collector during the
-rounds (a full one walks the whole process and lands in one call's figure). Target
+rounds (a full one walks the whole process and lands in one call's figure). The heap is
+set up as a serving process sets its own (``lifecycle.settle_heap``: start-up's objects
+frozen, young objects collected less often); ``--python-gc`` keeps Python's defaults. Target
 (issue "Fleet-ready"): every token refused or accepted within 5 ms of CPU.
 
 **Memory** (``--memory``): ``domino-rules serve`` with one gRPC process and one REST
@@ -28,7 +30,7 @@ Figures only; no thresholds.
 
 Usage::
 
-    python bench/refusal.py [--rounds 30] [--json]
+    python bench/refusal.py [--rounds 30] [--python-gc] [--json]
     python bench/refusal.py --memory [--calls 1500] [--hands 250]
 """
 
@@ -55,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from domino_rules import packing, rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.codec import Game
+from domino_rules.lifecycle import settle_heap
 from domino_rules.rules import Event, EventKind, HandResult, Match, Status
 from domino_rules.rules.base import MAX_EVENTS, MAX_HANDS
 from domino_rules.tokens import KeyRing, TokenCodec
@@ -141,7 +144,7 @@ def answer(service: RulesService, token: bytes) -> str:
     return "ok"
 
 
-def measure(rounds: int) -> dict[str, Any]:
+def measure(rounds: int, server_heap: bool = True) -> dict[str, Any]:
     keys = KeyRing.parse(KeyRing.generate("bench"))
     plain = RulesService(TokenCodec(), minted=0)
     sealed = RulesService(TokenCodec(keys), minted=0)
@@ -153,7 +156,10 @@ def measure(rounds: int) -> dict[str, Any]:
             items.append((f"{name} (sealed)", sealed, sealed_token))
     times: dict[str, list[float]] = {name: [] for name, _, _ in items}
     pauses = GcPauses()
-    gc.collect()  # the corpus's own garbage, before the first round
+    if server_heap:
+        settle_heap()  # as a serving process does once it is set up
+    else:
+        gc.collect()  # the corpus's own garbage, before the first round
     gc.callbacks.append(pauses)
     try:
         for n in range(rounds):  # interleaved, in a rotating order
@@ -291,11 +297,16 @@ def main() -> int:
     parser.add_argument("--memory", action="store_true", help="the long-token attack on serve")
     parser.add_argument("--calls", type=int, default=1500, help="--memory: ApplyMoves per door")
     parser.add_argument("--hands", type=int, default=250, help="--memory: hands of history")
+    parser.add_argument(
+        "--python-gc", action="store_true", help="Python's collector defaults, not a server's"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
     load_before = os.getloadavg()
     result = (
-        memory(args.calls, args.hands) if args.memory else measure(args.rounds)
+        memory(args.calls, args.hands)
+        if args.memory
+        else measure(args.rounds, server_heap=not args.python_gc)
     )  # fmt: skip
     load_after = os.getloadavg()
     if args.json:

@@ -92,7 +92,7 @@ from gunicorn.workers.gthread import (  # type: ignore[import-untyped, unused-ig
 
 from . import observability, tracing
 from .api import ApiError
-from .lifecycle import draining, forget_process_metrics
+from .lifecycle import draining, forget_process_metrics, settle_heap
 from .rest import HEALTH_SERVICES, create_app, error_json
 from .settings import Settings
 
@@ -598,6 +598,7 @@ class GatewayApplication(BaseApplication):  # type: ignore[misc]
         ready_fd = self.ready_fd
 
         def post_worker_init(worker: Any) -> None:
+            settle_heap()  # the app is loaded: out of the collector's sight
             # on the board before saying ready, so that balancing counts this worker
             # from the first connection the supervisor lets in
             board.publish(worker.slot, 0)

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import grpc
 from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.message import DecodeError
+from google.rpc import code_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
@@ -41,7 +42,7 @@ from grpc_status import rpc_status
 from . import metrics, observability, tracing
 from .admission import deadline_scope
 from .api import ApiError, RulesService, to_status
-from .lifecycle import wait_for_drain
+from .lifecycle import settle_heap, wait_for_drain
 from .v1 import domino_rules_pb2 as pb
 
 if TYPE_CHECKING:
@@ -122,6 +123,8 @@ def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes,
             with deadline_scope(context.time_remaining()):  # SuggestMove honours it
                 return rpc(request)
         except ApiError as error:
+            if error.code == code_pb2.INTERNAL:  # a bug behind a reason (BOT_FAILED)
+                log.exception("%s failed, %s (request id %s)", name, error.reason, call.request_id)
             _abort(context, call, error)
         except Exception:  # a bug: log it, tell the client nothing more
             log.exception("%s failed (request id %s)", name, call.request_id)
@@ -339,6 +342,7 @@ def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) ->
     )
     door.server.start()
     admission.warm()  # the bots' processes, before the first SuggestMove needs them
+    settle_heap()
     os.write(ready_fd, b"ready\n")
     os.close(ready_fd)
     if drain_fd is not None:
