@@ -153,6 +153,14 @@ REASONS: tuple[Reason, ...] = (
         "a PROXY protocol header from an address not allowed to send one",
     ),
     Reason(
+        "BOT_FAILED",
+        "INTERNAL",
+        500,
+        "`SuggestMove`: the bot could not suggest a move for the state (no deal of the hidden "
+        "tiles agrees with the seat's view, a search that went wrong): a bug, reported "
+        "without details; no input should cause it",
+    ),
+    Reason(
         "INTERNAL", "INTERNAL", 500, "a bug, reported without details; no input should cause it"
     ),
 )
@@ -186,6 +194,7 @@ RPC_REASONS: dict[str, tuple[str, ...]] = {
         "GAME_OVER",
         "OVERLOADED",
         "DEADLINE_EXCEEDED",
+        "BOT_FAILED",
     ),
 }
 

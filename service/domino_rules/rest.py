@@ -305,6 +305,9 @@ def _view(service: RulesService, name: str, body_rule: str, limit: int) -> Calla
             with deadline_scope(timeout):
                 return _json_response(to_json(answer(message)))
         except ApiError as error:
+            if error.code == code_pb2.INTERNAL:  # a bug behind a reason (BOT_FAILED)
+                request_id = call.request_id if call else "-"
+                log.exception("%s failed, %s (request id %s)", name, error.reason, request_id)
             return _error_response(error)
         except _BodyError as error:
             return _error_response(error.error, error.status, close=True)

@@ -10,7 +10,10 @@ from typing import Any
 
 import grpc
 import pytest
+from google.rpc import code_pb2
 
+from domino_rules import bots
+from domino_rules.api.errors import BOT_FAILED_MESSAGE, from_bot_error
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from .doors import JSON, CallError, Door, GrpcDoor, RestDoor, b64
@@ -310,3 +313,32 @@ def test_grpc_request_too_large(grpc_door: GrpcDoor) -> None:
     with pytest.raises(CallError) as caught:
         grpc_door.ask("GetView", pb.GetViewRequest(state=b"x" * (2 * 1024 * 1024)))
     assert caught.value.code == "RESOURCE_EXHAUSTED"
+
+
+# ------------------------------------------------------------------ SuggestMove's bot
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "reason"),
+    [
+        (bots.PlayoutsError("playouts must be from 1 to 2000"), "INVALID_ARGUMENT", "BAD_PLAYOUTS"),
+        (bots.UnknownLevelError("unknown level 'GENIUS'"), "INVALID_ARGUMENT", "MALFORMED_REQUEST"),
+        (bots.BotArgumentError("the seed must be text"), "INVALID_ARGUMENT", "MALFORMED_REQUEST"),
+        (bots.MatchOverError("the match is over"), "FAILED_PRECONDITION", "GAME_OVER"),
+        (bots.NotToActError("not of seat 1"), "FAILED_PRECONDITION", "NOT_YOUR_TURN"),
+        (bots.MismatchError("no deal of [6-6] [5-4] agrees"), "INTERNAL", "BOT_FAILED"),
+        (bots.SearchError("a world of [6-6] [5-4] differs"), "INTERNAL", "BOT_FAILED"),
+        (bots.BotError("a cause no table names"), "INTERNAL", "BOT_FAILED"),
+        (IndexError("a bug near [6-6]"), "INTERNAL", "BOT_FAILED"),
+    ],
+)
+def test_each_cause_of_a_bot_error_has_its_reason(error: Exception, code: str, reason: str) -> None:
+    """The one table of SuggestMove's bot errors (``api/errors.py``): what a request can
+    cause keeps the bot's message; anything else is the service's fault, told nothing of
+    the failure (it may name tiles no client may see)."""
+    answer = from_bot_error(error)
+    assert (code_pb2.Code.Name(answer.code), answer.reason) == (code, reason)
+    if code == "INTERNAL":
+        assert answer.message == BOT_FAILED_MESSAGE and "[" not in answer.message
+    else:
+        assert answer.message == str(error)

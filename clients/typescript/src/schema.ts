@@ -908,10 +908,11 @@ export interface components {
          *     - `SERVICE_UNKNOWN` (NOT_FOUND, HTTP 404): `/readyz?service=NAME`: gRPC health knows no service of that name
          *     - `METHOD_NOT_ALLOWED` (UNIMPLEMENTED, HTTP 405): the path is served, but not with that method
          *     - `FORBIDDEN` (PERMISSION_DENIED, HTTP 403): a PROXY protocol header from an address not allowed to send one
+         *     - `BOT_FAILED` (INTERNAL, HTTP 500): `SuggestMove`: the bot could not suggest a move for the state (no deal of the hidden tiles agrees with the seat's view, a search that went wrong): a bug, reported without details; no input should cause it
          *     - `INTERNAL` (INTERNAL, HTTP 500): a bug, reported without details; no input should cause it
          * @enum {string}
          */
-        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "BAD_PLAYOUTS" | "STALE_STATE" | "OVERLOADED" | "DEADLINE_EXCEEDED" | "REQUEST_TIMEOUT" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "SERVICE_UNKNOWN" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "INTERNAL";
+        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "BAD_PLAYOUTS" | "STALE_STATE" | "OVERLOADED" | "DEADLINE_EXCEEDED" | "REQUEST_TIMEOUT" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "SERVICE_UNKNOWN" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "BOT_FAILED" | "INTERNAL";
     };
     responses: {
         /** @description `MALFORMED_REQUEST`: the request is not valid HTTP (request line, header, chunk) */
@@ -1583,6 +1584,23 @@ export interface operations {
                     "application/json": components["schemas"]["google.rpc.Status"] & {
                         /** @enum {unknown} */
                         code?: 8;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `BOT_FAILED` (INTERNAL): `SuggestMove`: the bot could not suggest a move for the state (no deal of the hidden tiles agrees with the seat's view, a search that went wrong): a bug, reported without details; no input should cause it
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 13;
                         details?: unknown;
                     };
                 };

@@ -28,8 +28,22 @@ OVERLOADED         RESOURCE_EXHAUSTED    SuggestMove: the bots are busy (a
                                          ``RetryInfo`` says when to try again)
 DEADLINE_EXCEEDED  DEADLINE_EXCEEDED     SuggestMove: the caller's deadline passed
                                          before the search could end
+BOT_FAILED         INTERNAL              SuggestMove: the bot could not suggest a move
+                                         for the view of a game the rules made (no
+                                         world agrees with the view, a search that went
+                                         wrong): a bug, reported without details
 INTERNAL           INTERNAL              a bug: reported without details
 ================== ===================== ==============================================
+
+SuggestMove's bot raises a :class:`domino_rules.bots.BotError` of the class of its cause;
+:func:`from_bot_error` gives each its reason (:data:`_BOT_ERRORS`): a budget out of range
+(``PlayoutsError``) is ``BAD_PLAYOUTS``, an unknown level or another bad argument
+(``BotArgumentError``) ``MALFORMED_REQUEST``, a finished match (``MatchOverError``)
+``GAME_OVER``, a seat not to act (``NotToActError``) ``NOT_YOUR_TURN``. Every other failure
+of the bot (``MismatchError``, ``SearchError``, any other exception) is ``BOT_FAILED``:
+the service gives the bot the view of a game the rules made, so it is never the client's
+fault. Its message is fixed, for the exception may name tiles no client may see; the
+door logs the cause, with its traceback, beside the call's request id.
 """
 
 from __future__ import annotations
@@ -37,9 +51,10 @@ from __future__ import annotations
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from .. import bots
 from ..rules import errors as rules_errors
 
-__all__ = ["DOMAIN", "ApiError", "from_rules_error", "to_status"]
+__all__ = ["DOMAIN", "ApiError", "from_bot_error", "from_rules_error", "to_status"]
 
 DOMAIN = "domino-rules"
 
@@ -52,6 +67,18 @@ _RULES_ERRORS: tuple[tuple[type[rules_errors.RulesError], int, str], ...] = (
     (rules_errors.IllegalMoveError, code_pb2.FAILED_PRECONDITION, "ILLEGAL_MOVE"),
     (rules_errors.InvalidMoveError, code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
     (rules_errors.InvalidStateError, code_pb2.INVALID_ARGUMENT, "BAD_STATE_TOKEN"),
+)
+#: The bot's errors that a request can cause, most particular first; any other is a bug.
+_BOT_ERRORS: tuple[tuple[type[bots.BotError], int, str], ...] = (
+    (bots.PlayoutsError, code_pb2.INVALID_ARGUMENT, "BAD_PLAYOUTS"),
+    (bots.BotArgumentError, code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST"),
+    (bots.MatchOverError, code_pb2.FAILED_PRECONDITION, "GAME_OVER"),
+    (bots.NotToActError, code_pb2.FAILED_PRECONDITION, "NOT_YOUR_TURN"),
+)
+#: What a client is told of a bot that failed: nothing of the failure itself.
+BOT_FAILED_MESSAGE = (
+    "the bot could not suggest a move for this state: a fault of the service, not of the "
+    "request (its request id finds the cause in the service's log)"
 )
 
 
@@ -90,6 +117,15 @@ def from_rules_error(error: rules_errors.RulesError) -> ApiError:
         if isinstance(error, cls):
             return ApiError(code, reason, str(error))
     return ApiError(code_pb2.INVALID_ARGUMENT, "MALFORMED_REQUEST", str(error))
+
+
+def from_bot_error(error: BaseException) -> ApiError:
+    """The answer to a SuggestMove whose bot raised ``error`` (the module docstring)."""
+    if isinstance(error, bots.BotError):
+        for cls, code, reason in _BOT_ERRORS:
+            if isinstance(error, cls):
+                return ApiError(code, reason, str(error))
+    return ApiError(code_pb2.INTERNAL, "BOT_FAILED", BOT_FAILED_MESSAGE)
 
 
 def to_status(error: ApiError) -> status_pb2.Status:

@@ -34,7 +34,7 @@ from ..rules import Status, View, rng
 from ..rules.errors import GameOverError, NotYourTurnError, RulesError
 from ..tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
-from .errors import ApiError, from_rules_error
+from .errors import ApiError, from_bot_error, from_rules_error
 from .minted import DEFAULT_BYTES, DEFAULT_SIZE, Minted
 
 __all__ = ["Game", "Observer", "RulesService", "new_seed"]
@@ -233,8 +233,6 @@ class RulesService:
         job = BotJob(game.ruleset.id, match.options, match.players, view, level, seed, playouts)
         try:
             suggestion = self.admission.run(functools.partial(_search, job))
-        except bots.BotError as exc:
-            raise ApiError.invalid("BAD_PLAYOUTS", str(exc)) from None
         except Overloaded as exc:
             raise _overloaded(exc) from None
         except DeadlinePassed as exc:
@@ -243,6 +241,11 @@ class RulesService:
                 "DEADLINE_EXCEEDED",
                 f"{exc}: no move was suggested; allow the search more time",
             ) from None
+        except Exception as exc:  # the bot's errors, each cause its reason (errors.py)
+            error = from_bot_error(exc)
+            # a bot that fails on the view of a game the rules made is a bug: the door
+            # logs the cause with its traceback, the client learns only the reason
+            raise error from (exc if error.code == code_pb2.INTERNAL else None)
         message = codec.suggestion_to_pb(suggestion)
         message.level = pb.BotLevel.Value(level.name)  # type: ignore[assignment]
         message.seat = seat if seat is not None else 0

@@ -9,6 +9,9 @@ The API is :func:`suggest` (in :mod:`.engine`)::
         -> Suggestion(move, estimates)
 
 and :func:`default_playouts` (STRONG's budget in a ruleset when a request names none).
+It raises a :class:`BotError` of the class of its cause (:class:`BotArgumentError`,
+:class:`NoTurnError`, :class:`MismatchError`, :class:`SearchError`; see
+:class:`BotError`), as a caller may tell its own mistake from the bot's.
 
 For example, the first hand of a 2-player Tsair Deng match, where the leader may lead
 any tile and leave either half open:
@@ -87,11 +90,19 @@ from __future__ import annotations
 from .engine import (
     DEFAULT_PLAYOUTS,
     MAX_PLAYOUTS,
+    BotArgumentError,
     BotError,
     Estimate,
     Level,
+    MatchOverError,
+    MismatchError,
+    NotToActError,
+    NoTurnError,
+    PlayoutsError,
+    SearchError,
     SearchStopped,
     Suggestion,
+    UnknownLevelError,
     default_playouts,
     suggest,
 )
@@ -99,11 +110,19 @@ from .engine import (
 __all__ = [
     "DEFAULT_PLAYOUTS",
     "MAX_PLAYOUTS",
+    "BotArgumentError",
     "BotError",
     "Estimate",
     "Level",
+    "MatchOverError",
+    "MismatchError",
+    "NoTurnError",
+    "NotToActError",
+    "PlayoutsError",
+    "SearchError",
     "SearchStopped",
     "Suggestion",
+    "UnknownLevelError",
     "default_playouts",
     "suggest",
 ]

@@ -97,11 +97,19 @@ __all__ = [
     "DEFAULT_PLAYOUTS",
     "MAX_PLAYOUTS",
     "SWITCH_Z",
+    "BotArgumentError",
     "BotError",
     "Estimate",
     "Level",
+    "MatchOverError",
+    "MismatchError",
+    "NoTurnError",
+    "NotToActError",
+    "PlayoutsError",
+    "SearchError",
     "SearchStopped",
     "Suggestion",
+    "UnknownLevelError",
     "default_playouts",
     "suggest",
 ]
@@ -116,9 +124,53 @@ SWITCH_Z = 1.0
 
 
 class BotError(ValueError):
-    """A request the bot cannot answer: an unknown level, a budget out of range, a view
-    that is not of the seat to act or has no legal move, or a view that does not fit the
-    ruleset, options and players given."""
+    """No suggestion was made. Each cause is a subclass, so that a caller tells its own
+    mistake from what the game allows and from what the bot could not do:
+
+    * :class:`BotArgumentError`: an argument that is wrong whatever the game (an unknown
+      level, :class:`UnknownLevelError`; a budget out of range, :class:`PlayoutsError`;
+      a seed that is not text);
+    * :class:`NoTurnError`: the view has no move to suggest (:class:`MatchOverError`,
+      :class:`NotToActError`);
+    * :class:`MismatchError`: the ruleset, options, players and view do not belong
+      together, or no world agrees with the view (:class:`~.worlds.NoWorldError`);
+    * :class:`SearchError`: the search itself went wrong (a bug of the bot).
+    """
+
+
+class BotArgumentError(BotError):
+    """An argument of :func:`suggest` that is wrong whatever the game."""
+
+
+class UnknownLevelError(BotArgumentError):
+    """A level that is not a :class:`Level`."""
+
+
+class PlayoutsError(BotArgumentError):
+    """A budget that is not an integer from 1 to :data:`MAX_PLAYOUTS`."""
+
+
+class NoTurnError(BotError):
+    """The view is not of a seat with a move to make."""
+
+
+class MatchOverError(NoTurnError):
+    """The match is over: no seat is to act."""
+
+
+class NotToActError(NoTurnError):
+    """The view is of a spectator or of a seat that is not to act."""
+
+
+class MismatchError(BotError):
+    """The ruleset, options, player count and view do not belong together: no bot plays
+    the ruleset, options of another ruleset, a player count it does not seat, a view of
+    another table or without a legal move, or a view that no deal of the hidden tiles
+    agrees with (the :class:`~.worlds.NoWorldError` is its ``__cause__``)."""
+
+
+class SearchError(BotError):
+    """STRONG's search went wrong on a view it was given in order: a bug of the bot."""
 
 
 class SearchStopped(Exception):
@@ -170,19 +222,23 @@ def suggest(
     legal move; ``options`` and ``players`` are the match's. ``seed`` (optional) varies the
     choice; without it the seed is the view itself. ``playouts`` is STRONG's budget, 1 to
     :data:`MAX_PLAYOUTS` (default :func:`default_playouts`); every legal move gets at least
-    one playout, so a budget below the number of moves is exceeded. Raises
-    :class:`BotError` for a request it cannot answer.
+    one playout, so a budget below the number of moves is exceeded. Raises a
+    :class:`BotError` for a request it cannot answer, of the class of its cause.
 
     ``stop`` (optional) is asked before every playout; once it answers true the search
     gives up with :class:`SearchStopped` (the caller's deadline has passed: an answer cut
     short would not be the same for the same request, so there is none).
     """
     if not isinstance(level, Level):
-        raise BotError(f"unknown level {level!r}; the levels are {[m.name for m in Level]}")
+        raise UnknownLevelError(
+            f"unknown level {level!r}; the levels are {[m.name for m in Level]}"
+        )
     if playouts is not None and (type(playouts) is not int or not 1 <= playouts <= MAX_PLAYOUTS):
-        raise BotError(f"playouts must be an integer from 1 to {MAX_PLAYOUTS}, not {playouts!r}")
+        raise PlayoutsError(
+            f"playouts must be an integer from 1 to {MAX_PLAYOUTS}, not {playouts!r}"
+        )
     if seed is not None and type(seed) is not str:
-        raise BotError(f"the seed must be text, not {seed!r}")
+        raise BotArgumentError(f"the seed must be text, not {seed!r}")
     bot = _checked(ruleset, options, players, view)
     budget = bot.playouts if playouts is None else playouts
     legal = view.legal_moves
@@ -196,7 +252,7 @@ def suggest(
     try:
         return _search(bot, ruleset, options, players, view, rng, budget, stop)
     except NoWorldError as exc:
-        raise BotError(str(exc)) from None
+        raise MismatchError(str(exc)) from exc
 
 
 def default_playouts(ruleset: Ruleset[Any, Any]) -> int:
@@ -210,25 +266,25 @@ def _checked(ruleset: Ruleset[Any, Any], options: Any, players: int, view: View)
     """The game bot, once the request is known to be one it can answer."""
     bot = bot_for(ruleset) if isinstance(ruleset, Ruleset) else None
     if bot is None:
-        raise BotError(f"no bot plays {ruleset!r}")
+        raise MismatchError(f"no bot plays {ruleset!r}")
     if type(options) is not ruleset.options_type:
-        raise BotError(f"options must be {ruleset.options_type.__name__}, not {options!r}")
+        raise MismatchError(f"options must be {ruleset.options_type.__name__}, not {options!r}")
     low, high = ruleset.player_range(options)
     if type(players) is not int or not low <= players <= high:
-        raise BotError(f"{ruleset.name} takes {low} to {high} players, not {players!r}")
+        raise MismatchError(f"{ruleset.name} takes {low} to {high} players, not {players!r}")
     if not isinstance(view, View):
-        raise BotError(f"a suggestion is made from a View, not a {type(view).__name__}")
+        raise MismatchError(f"a suggestion is made from a View, not a {type(view).__name__}")
     if view.status is Status.MATCH_OVER:
-        raise BotError("the match is over: no seat is to act and no move is legal")
+        raise MatchOverError("the match is over: no seat is to act and no move is legal")
     if view.seat is None or view.seat != view.to_act:
-        raise BotError(
+        raise NotToActError(
             f"the view must be of the seat to act (seat {view.to_act}), not of "
             + ("a spectator" if view.seat is None else f"seat {view.seat}")
         )
     if not view.legal_moves:
-        raise BotError(f"seat {view.seat} has no legal move in this view")
+        raise MismatchError(f"seat {view.seat} has no legal move in this view")
     if len(view.hand_sizes) != players:
-        raise BotError(f"the view is of a {len(view.hand_sizes)}-player match, not {players}")
+        raise MismatchError(f"the view is of a {len(view.hand_sizes)}-player match, not {players}")
     return bot
 
 
@@ -279,7 +335,7 @@ def _search(
             match = sample_world(rng)
             moves = ruleset.legal_moves(match)
             if moves != legal:
-                raise RuntimeError(f"a sampled world's legal moves differ from the view's: {moves}")
+                raise SearchError(f"a sampled world's legal moves differ from the view's: {moves}")
             before = [0] * players  # the match totals before this hand
             for result in match.history:
                 for s, points in enumerate(result.points):

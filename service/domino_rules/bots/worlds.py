@@ -55,7 +55,9 @@ WORLD_TRIES = 5
 
 class NoWorldError(ValueError):
     """No world agrees with the view: the view, the options and the player count do not
-    belong together."""
+    belong together. :func:`~.engine.suggest` raises it as the cause of a
+    :class:`~.engine.MismatchError`; the service, whose views are of games the rules
+    made, answers it as a bug (``INTERNAL``, ``BOT_FAILED``)."""
 
 
 def bot_for(ruleset: Ruleset[Any, Any]) -> GameBot | None:

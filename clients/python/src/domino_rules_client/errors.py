@@ -75,6 +75,9 @@ class Reason(enum.StrEnum):
     OVERLOADED = "OVERLOADED"
     #: DEADLINE_EXCEEDED: the call's deadline passed before the search could end.
     DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED"
+    #: INTERNAL (500): the bot could not suggest a move for this state, a bug in the
+    #: service; report it with ``error.request_id``.
+    BOT_FAILED = "BOT_FAILED"
 
     # -- the transport and the server
     #: RESOURCE_EXHAUSTED (REST 413, 414, 431): a request past the size limits.
