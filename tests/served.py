@@ -126,6 +126,40 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def lived(pid: int) -> float:
+    """How many seconds ago process ``pid`` started (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        # field 22, starttime: clock ticks from boot to the process's start
+        ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as uptime:
+        since_boot = float(uptime.read().split()[0])
+    return since_boot - ticks / os.sysconf("SC_CLK_TCK")
+
+
+def outlived(served: Served, door: str, processes: int, seconds: float) -> bool:
+    """Whether ``door`` has its ``processes`` processes and each has lived ``seconds``."""
+    pids = door_processes(served, door)
+    return len(pids) == processes and all(lived(pid) > seconds for pid in pids)
+
+
+def accepted(port: int) -> int:
+    """How many TCP connections to local ``port`` a process has accepted: established,
+    and no longer only in the listen queue (a queued one has no socket inode yet)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as lines:
+                next(lines)
+                for line in lines:
+                    fields = line.split()
+                    local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                    if local_port == port and fields[3] == "01" and fields[9] != "0":
+                        count += 1
+        except OSError:
+            continue
+    return count
+
+
 def door_processes(served: Served, door: str) -> list[int]:
     """serve's child processes of one door, ``"grpc"`` or ``"rest"``."""
     found = []

@@ -5,6 +5,8 @@
 * :mod:`.visibility`: what a seat may see at the table, judged apart from the service.
 * :mod:`.redeal`: the documented generator and sets written out again, and each
   ruleset's deal redone from a revealed seed.
+* :mod:`.waiting`: :func:`~.waiting.wait_until`, a bounded wait on a condition, in place
+  of a fixed sleep.
 
 Which of these each ruleset uses, with which settings, is declared in ``tests/cases.py``.
 """
