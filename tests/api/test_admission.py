@@ -13,7 +13,6 @@ import base64
 import json
 import os
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -30,6 +29,7 @@ from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
 from ..served import Served, children, door_processes, serving
+from ..support.waiting import wait_until
 
 # ------------------------------------------------------------------ Admission
 
@@ -50,8 +50,7 @@ def test_past_its_room_and_queue_a_call_is_refused_at_once() -> None:
         running = pool.submit(admission.run, _held(release, first_in))
         assert first_in.wait(10)
         queued = pool.submit(admission.run, lambda stop: "queued")
-        while admission.stats().queued == 0:
-            time.sleep(0.01)
+        wait_until(lambda: admission.stats().queued >= 1, 10, "the second call in the queue")
         with pytest.raises(Overloaded) as refused:
             admission.run(lambda stop: "never run")
         assert refused.value.retry_after > 0
@@ -72,8 +71,9 @@ def test_calls_wait_their_turn_in_arrival_order() -> None:
         waiting = []
         for n in range(3):
             waiting.append(pool.submit(admission.run, lambda stop, n=n: order.append(n)))
-            while admission.stats().queued < n + 1:
-                time.sleep(0.01)
+            wait_until(
+                lambda: admission.stats().queued >= len(waiting), 10, f"call {n} in the queue"
+            )
         release.set()
         for future in waiting:
             future.result(10)
@@ -104,8 +104,7 @@ def test_a_deadline_that_passes_while_waiting_ends_the_wait() -> None:
 
 def test_a_search_is_told_to_stop_when_the_deadline_passes() -> None:
     def search(stop: Callable[[], bool]) -> str:
-        while not stop():
-            time.sleep(0.01)
+        wait_until(stop, 10, "the search to be told to stop")
         raise DeadlinePassed("stopped")
 
     with deadline_scope(0.1), pytest.raises(DeadlinePassed):
@@ -236,16 +235,33 @@ def test_a_deadline_too_short_for_the_search_is_deadline_exceeded(
     assert (status, _reason(answer)) == (504, "DEADLINE_EXCEEDED")
 
 
+#: The counts that :func:`test_the_figures_are_in_the_metrics` waits to see written.
+COUNTED = (
+    'domino_rules_bot_capacity{door="grpc"}',
+    'domino_rules_bot_capacity{door="rest"}',
+    'domino_rules_bot_calls_shed_total{door="grpc"}',
+    'domino_rules_bot_calls_shed_total{door="rest"}',
+    'domino_rules_bot_calls_expired_total{door="grpc"}',
+    'domino_rules_minted_cache_entries{door="grpc"}',
+    'domino_rules_minted_cache_lookups_total{door="grpc",result="hit"}',
+)
+
+
 def test_the_figures_are_in_the_metrics(served: Served, state: bytes) -> None:
     """After the tests above: shed and expired calls counted, the room shown."""
-    time.sleep(1.5)  # each process writes its counts once a second
-    with urllib.request.urlopen(f"{served.base}/metrics", timeout=30) as answer:
-        text = answer.read().decode()
-    values: dict[str, float] = {}
-    for line in text.splitlines():
-        if line.startswith("domino_rules_bot_") or line.startswith("domino_rules_minted_"):
-            name, value = line.rsplit(" ", 1)
-            values[name] = float(value)
+
+    def figures() -> dict[str, float]:
+        with urllib.request.urlopen(f"{served.base}/metrics", timeout=30) as answer:
+            text = answer.read().decode()
+        values: dict[str, float] = {}
+        for line in text.splitlines():
+            if line.startswith("domino_rules_bot_") or line.startswith("domino_rules_minted_"):
+                name, value = line.rsplit(" ", 1)
+                values[name] = float(value)
+        # each process writes its counts once a second: wait for those of the tests above
+        return values if all(values.get(name, 0) > 0 for name in COUNTED) else {}
+
+    values = wait_until(figures, 10, "the counts of the calls above in /metrics", every=0.05)
     assert values['domino_rules_bot_capacity{door="grpc"}'] == 1
     assert values['domino_rules_bot_capacity{door="rest"}'] == 1
     assert values['domino_rules_bot_calls_shed_total{door="grpc"}'] >= 1

@@ -18,6 +18,7 @@ import pytest
 from domino_rules import rest
 
 from ..served import Served, serving
+from ..support.waiting import wait_until
 
 LIMIT = 1024 * 1024
 POST_PATHS = [path for _, verb, path, _ in rest.routes() if verb == "POST"]
@@ -110,12 +111,12 @@ def reason(error: dict[str, Any]) -> str:
 
 def no_traceback(tail: LogTail, requests: int = 1) -> list[str]:
     """The server logged exactly one access line per request, and nothing else."""
-    deadline = time.monotonic() + 5
-    lines = tail.lines()
-    while len(lines) < requests and time.monotonic() < deadline:  # written after the answer
-        time.sleep(0.02)
-        lines = tail.lines()
-    time.sleep(0.1)  # and nothing more comes after them
+    wait_until(  # written after the answer
+        lambda: len(tail.lines()) >= requests, 5, f"the log lines of {requests} requests"
+    )
+    # A pause that stays: nothing more may come after them, and an absence gives no
+    # signal to wait on.
+    time.sleep(0.1)
     lines = tail.lines()
     assert not any("Traceback" in line or "Error handling" in line for line in lines), lines
     assert len(lines) == requests, lines

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from ..served import Served, serving
+from ..served import Served, accepted, serving
+from ..support.waiting import wait_until
 
 IDLE_TIMEOUT = 2.0
 REQUEST_TIMEOUT = 3.0
@@ -75,7 +76,9 @@ def test_idle_and_stuck_connections_do_not_stop_the_door(served: Served) -> None
         for _ in range(8)
     ]
     try:
-        time.sleep(0.3)  # the server has taken them all in
+        wait_until(
+            lambda: accepted(port) >= len(idle + stuck), 10, "the server to take them all in"
+        )
         for _ in range(20):
             assert _new_game(port) == 200
     finally:
@@ -137,7 +140,7 @@ def test_a_request_trickled_byte_by_byte_still_ends_at_the_request_timeout(
             except OSError:
                 closed = True
                 break
-            time.sleep(0.05)
+            time.sleep(0.05)  # stays: the pace of the trickle is the subject
             if time.monotonic() - opened > REQUEST_TIMEOUT + 10:
                 break
         if not closed:
