@@ -73,7 +73,7 @@ def test_sigterm_during_start_up_leaves_nothing_running(delay: float) -> None:
     """A SIGTERM at any moment of start-up ends serve and its doors: nothing is left
     holding its output open (communicate returns)."""
     process = popen("--grpc-port", "0", "--http-port", "0")
-    time.sleep(delay)
+    time.sleep(delay)  # stays: the moment of start-up the signal lands in is the subject
     process.send_signal(signal.SIGTERM)
     try:
         process.communicate(timeout=60)

@@ -39,10 +39,12 @@ from prometheus_client.parser import text_string_to_metric_families
 from domino_rules import logs, metrics, observability
 from domino_rules.api import ApiError, RulesService
 from domino_rules.rest import create_app
+from domino_rules.supervisor import MIN_LIFETIME
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
-from .served import SERVE, Served, door_processes, serving
+from .served import SERVE, Served, door_processes, outlived, serving
+from .support.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads /proc; serve's doors are Linux's"
@@ -114,11 +116,8 @@ def _labels(**labels: str) -> tuple[tuple[str, str], ...]:
 
 
 def _until(check: Callable[[], bool], timeout: float = SETTLE, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        time.sleep(0.1)
+    """:func:`wait_until`, at a pace fit for a check that may scrape ``/metrics``."""
+    wait_until(check, timeout, what, every=0.05)
 
 
 def _stub(port: int) -> tuple[grpc.Channel, Any]:
@@ -238,7 +237,9 @@ def test_known_traffic_through_both_doors_gives_exact_counts(served: Served) -> 
         return _delta(seen[0], before, "domino_rules_requests_total") == requests
 
     _until(settled, what="domino_rules_requests_total")
-    time.sleep(metrics.FLUSH_EVERY + 0.5)  # and no more than that comes later
+    # A pause that stays: no more than that comes later, which only a later write of
+    # every process can show, and a write leaves no sign of its own to wait on.
+    time.sleep(metrics.FLUSH_EVERY + 0.5)
     after, families = _scrape(url)
     assert _delta(after, before, "domino_rules_requests_total") == requests
     durations = _delta(after, before, "domino_rules_request_duration_seconds_count")
@@ -345,7 +346,14 @@ def test_metrics_outlive_a_dead_process_and_their_directory_goes_with_serve() ->
         )
         _until(lambda: _scrape(f"{served.base}/metrics")[0].get(key) == 20, what="20 NewGame")
         assert (directory / f"gauge_livesum_{first}.db").exists()
-        time.sleep(5.5)  # past the minimum lifetime, so that serve starts another
+        # past the minimum lifetime, so that serve starts another (the supervisor notes a
+        # start a moment after the fork, hence the margin)
+        old_enough = MIN_LIFETIME + 0.5
+        _until(
+            lambda: outlived(served, "grpc", 2, old_enough),
+            old_enough + 30,
+            "both gRPC processes to outlive the minimum lifetime",
+        )
         cpu = ("process_cpu_seconds_total", _labels(role="grpc"))
         cpu_before = _scrape(f"{served.base}/metrics")[0][cpu]
         os.kill(first, signal.SIGKILL)

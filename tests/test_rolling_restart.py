@@ -29,6 +29,7 @@ from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
 from .served import Served, start
+from .support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "deploy" / "nginx" / "domino-rules.conf.template"
@@ -52,14 +53,14 @@ def _free_port() -> int:
 
 
 def _wait_for_port(port: int, process: subprocess.Popen[str], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def listens() -> bool:
         if process.poll() is not None:
             raise AssertionError(f"nginx exited with status {process.returncode}")
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"nothing listens on {port} after {timeout} s")
+            return True
+        return False
+
+    wait_until(listens, timeout, f"nginx to listen on {port}")
 
 
 @contextlib.contextmanager
@@ -211,11 +212,17 @@ def test_a_rolling_restart_behind_nginx_fails_no_call(tmp_path: Path) -> None:
             for client in clients:
                 client.start()
             try:
+                # A pause that stays: a phase of steady load through all three replicas
+                # before the first restart, the baseline for the calls during the restarts.
                 time.sleep(1)
                 served_before = grpc_tally.ok, rest_tally.ok
                 for i in range(len(replicas)):
                     replicas[i] = _restart(replicas[i], DRAIN_DELAY)
-                    time.sleep(2.5)  # past nginx's fail_timeout: the replica is back in use
+                    # A pause that stays: past nginx's fail_timeout (2 s), the replica is
+                    # back in use. nginx shows no sign of its timer running out, and the
+                    # replica's first answers are not one: stopping the next replica then
+                    # fails calls.
+                    time.sleep(2.5)
             finally:
                 stop.set()
                 for client in clients:

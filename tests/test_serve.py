@@ -21,10 +21,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from domino_rules.supervisor import MIN_LIFETIME
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
-from .served import Served, children, door_processes, serving, start
+from .served import Served, children, door_processes, outlived, serving, start
+from .support.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads /proc; SO_REUSEPORT as Linux has it"
@@ -173,7 +175,7 @@ def test_a_graceful_stop_drains_then_lets_calls_in_flight_finish() -> None:
         ]
         for caller in callers:
             caller.start()
-        time.sleep(0.5)
+        wait_until(lambda: all(outcomes), 30, "a first answer to each caller")
         assert all(o and o[0] == "OK" for o in outcomes), outcomes
         state = stub.NewGame(pb.NewGameRequest(ruleset="throw_up", players=3)).state
         legal = stub.GetLegalMoves(pb.GetLegalMovesRequest(state=state)).moves
@@ -182,13 +184,17 @@ def test_a_graceful_stop_drains_then_lets_calls_in_flight_finish() -> None:
         served.process.send_signal(signal.SIGTERM)
         not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
         check = health_pb2.HealthCheckRequest
-        while health.Check(check(service=""), timeout=10).status != not_serving:
-            assert time.monotonic() < signalled + 1.5, "gRPC health still SERVING"
-            time.sleep(0.05)
+        wait_until(
+            lambda: health.Check(check(service=""), timeout=10).status == not_serving,
+            signalled + 1.5 - time.monotonic(),
+            "gRPC health NOT_SERVING within 1.5 s of SIGTERM",
+        )
         assert health.Check(check(service=SERVICE), timeout=10).status == not_serving
         assert _http_status(f"{served.base}/readyz") == (503, {"status": "NOT_SERVING"})
         assert _http_status(f"{served.base}/healthz") == (200, {"status": "SERVING"})
         assert _refused(served.grpc_port)  # no new connection, while the open ones serve
+        # A pause that stays: the callers go on into the drain delay (2 s) as a balancer's
+        # would, and stop near its end; no event marks that moment, only the clock.
         time.sleep(max(0.0, signalled + 1.7 - time.monotonic()))
         stop_calling.set()  # a balancer has stopped sending by the end of the drain delay
         # three long searches (one running, two waiting for a bot) just before the doors
@@ -213,17 +219,23 @@ def _serves(served: Served) -> bool:
 @pytest.mark.slow
 def test_a_grpc_process_that_dies_is_replaced() -> None:
     with serving("--grpc-workers", "2", "--http-workers", "1") as served:
-        time.sleep(5.5)  # past the minimum lifetime: a process that dies sooner stops all
+        # a process that dies sooner than the minimum lifetime stops all; the supervisor
+        # notes a start a moment after the fork, hence the margin
+        old_enough = MIN_LIFETIME + 0.5
+        wait_until(
+            lambda: outlived(served, "grpc", 2, old_enough),
+            old_enough + 30,
+            "both gRPC processes to outlive the minimum lifetime",
+            every=0.05,
+        )
         first, second = door_processes(served, "grpc")
         os.kill(first, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+
+        def replaced() -> list[int]:
             now = door_processes(served, "grpc")
-            if len(now) == 2 and first not in now:
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("no gRPC process replaced the one that died")
+            return now if len(now) == 2 and first not in now else []
+
+        now = wait_until(replaced, 30, "a gRPC process in place of the one that died")
         assert second in now and _serves(served)
         assert served.stop()[0] == 0
 
