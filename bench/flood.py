@@ -25,27 +25,25 @@ idle p99 and under 50 ms.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import http.client
 import json
 import multiprocessing
 import os
-import re
-import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import harness
 from domino_rules import rules
 from domino_rules.api import RulesService
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 Steps = list[tuple[bytes, bytes]]  # (ApplyMoveRequest, SuggestMoveRequest) serialized
+#: Each client process's channel its own connection.
+LOCAL_POOL = [("grpc.use_local_subchannel_pool", 1)]
 
 
 def _positions() -> Steps:
@@ -54,38 +52,22 @@ def _positions() -> Steps:
     out: Steps = []
     for ruleset in rules.all_rulesets():
         players = 3 if ruleset.id != "tsair_deng" else 4
-        game = service.NewGame(pb.NewGameRequest(ruleset=ruleset.id, players=players, seed="fl"))
-        state = game.state
-        for _ in range(4):  # a few moves in, so the hands are not the deal's
-            moves = service.GetLegalMoves(pb.GetLegalMovesRequest(state=state)).moves
-            state = service.ApplyMove(pb.ApplyMoveRequest(state=state, move=moves[0])).state
-        moves = service.GetLegalMoves(pb.GetLegalMovesRequest(state=state)).moves
-        apply = pb.ApplyMoveRequest(state=state, move=moves[0]).SerializeToString()
-        suggest = pb.SuggestMoveRequest(state=state, level=pb.BotLevel.STRONG)
-        out.append((apply, suggest.SerializeToString()))
+        # a few moves in, so the hands are not the deal's
+        apply = harness.mid_hand_request(service, ruleset.id, players, "fl", moves=4)
+        suggest = pb.SuggestMoveRequest(state=apply.state, level=pb.BotLevel.STRONG)
+        out.append((apply.SerializeToString(), suggest.SerializeToString()))
     return out
 
 
 def _rest_body(message: Any) -> bytes:
-    from google.protobuf import json_format
-
-    return json.dumps(json_format.MessageToDict(message, preserving_proto_field_name=True)).encode()
+    return harness.rest_body(message, proto_names=True)
 
 
 def _player(door: str, port: int, steps: Steps, until: float, out: Any) -> None:
     """ApplyMove back to back until ``until``; the latency of each, in seconds."""
     latencies: list[float] = []
     if door == "grpc":
-        import grpc
-
-        channel = grpc.insecure_channel(
-            f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
-        )
-        call: Any = channel.unary_unary(
-            "/domino_rules.v1.DominoRules/ApplyMove",
-            request_serializer=None,
-            response_deserializer=None,
-        )
+        channel, call = harness.raw_grpc(port, harness.APPLY_MOVE, LOCAL_POOL)
         requests = [apply for apply, _ in steps]
         i = 0
         while time.monotonic() < until:
@@ -125,14 +107,7 @@ def _flooder(
     if door == "grpc":
         import grpc
 
-        channel = grpc.insecure_channel(
-            f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
-        )
-        call: Any = channel.unary_unary(
-            "/domino_rules.v1.DominoRules/SuggestMove",
-            request_serializer=None,
-            response_deserializer=None,
-        )
+        channel, call = harness.raw_grpc(port, harness.SUGGEST_MOVE, LOCAL_POOL)
         while time.monotonic() < until:
             try:
                 call(steps[i % len(steps)][1], timeout=30)
@@ -171,37 +146,6 @@ def _retry_delay(error: Any) -> float:
         if detail.Unpack(retry):
             return float(retry.retry_delay.ToNanoseconds()) / 1e9
     return 1.0
-
-
-@contextlib.contextmanager
-def _serving() -> Iterator[dict[str, int]]:
-    """``domino-rules serve`` on ports 0, in this process's session (see the module
-    docstring); the ports of its doors."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "domino_rules.cli", "serve", "--grpc-port", "0",
-         "--http-port", "0", "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "DOMINO_RULES_DRAIN_DELAY": "0"},
-    )  # fmt: skip
-    try:
-        assert process.stdout is not None
-        lines = [process.stdout.readline(), process.stdout.readline()]
-        ports = [int(re.search(r":(\d+)\s*$", line).group(1)) for line in lines]  # type: ignore[union-attr]
-        yield {"grpc": ports[0], "rest": ports[1]}
-    finally:
-        process.terminate()
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _percentiles(latencies: list[float]) -> dict[str, float]:
-    if len(latencies) < 2:
-        return {"calls": len(latencies), "p50_ms": float("nan"), "p99_ms": float("nan")}
-    cuts = statistics.quantiles(latencies, n=100)
-    return {"calls": len(latencies), "p50_ms": cuts[49] * 1e3, "p99_ms": cuts[98] * 1e3}
 
 
 def _phase(
@@ -264,8 +208,10 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     steps = _positions()
-    load_before = os.getloadavg()[0]
-    with _serving() as ports:
+    load_before = harness.load_average()[0]
+    # in this process's session (see the module docstring)
+    with harness.serving("--log-level", "warning", stderr="devnull", new_session=False) as served:
+        ports = served.ports
         idle_calls: dict[str, list[float]] = {door: [] for door in ports}
         flood_calls: dict[str, list[float]] = {door: [] for door in ports}
         floods = {door: {"answered": 0, "shed": 0, "other": 0} for door in ports}
@@ -279,9 +225,9 @@ def main() -> int:
                 flood_calls[door] += values
                 for key, count in counts[door].items():
                     floods[door][key] += count
-        idle = {door: _percentiles(values) for door, values in idle_calls.items()}
-        flood = {door: _percentiles(values) for door, values in flood_calls.items()}
-    result: dict[str, Any] = {"load_average": [load_before, os.getloadavg()[0]], "doors": {}}
+        idle = {door: harness.percentiles(values) for door, values in idle_calls.items()}
+        flood = {door: harness.percentiles(values) for door, values in flood_calls.items()}
+    result: dict[str, Any] = {"load_average": [load_before, harness.load_average()[0]], "doors": {}}
     for door in ports:
         ratio = flood[door]["p99_ms"] / idle[door]["p99_ms"]
         met = ratio <= 3.0 and flood[door]["p99_ms"] < 50.0

@@ -49,8 +49,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import interleaved, load_average, load_text
 from domino_rules import rules
 from domino_rules.rules import Match, Status
 
@@ -200,12 +204,10 @@ def measure(seconds: float, rounds: int) -> dict[str, Any]:
         run(min(seconds, 0.1))
     runs: dict[str, list[float]] = {name: [] for name in items}
     names = list(items)
-    for round_number in range(rounds):
-        shift = round_number % len(names)
-        for name in names[shift:] + names[:shift]:
-            spent, count, *_ = items[name](seconds)
-            runs[name].append(spent / count * 1e6)
-            print(f"  round {round_number + 1}: {name} {runs[name][-1]:.2f} us", file=sys.stderr)
+    for i, name in enumerate(interleaved(names, rounds)):  # in a rotating order
+        spent, count, *_ = items[name](seconds)
+        runs[name].append(spent / count * 1e6)
+        print(f"  round {i // len(names) + 1}: {name} {runs[name][-1]:.2f} us", file=sys.stderr)
     median = {name: statistics.median(values) for name, values in runs.items()}
     result: dict[str, Any] = {
         "library": library_note,
@@ -286,7 +288,7 @@ def instruction_comparison() -> dict[str, Any]:
 
 def report(result: dict[str, Any]) -> str:
     lines = [
-        f"load average at start: {_load(result['load_start'])}",
+        f"load average at start: {load_text(result['load_start'])}",
         f"CPU time, median of {result['rounds']} interleaved rounds of {result['seconds']} s each",
         "",
         "microseconds per move (legal moves + choice + apply; deals spread over their moves)",
@@ -317,12 +319,8 @@ def report(result: dict[str, Any]) -> str:
     lines += ["", "microseconds per check_match of a mid-hand state (fresh object each time)"]
     for rid, us in result["us_per_check"].items():
         lines.append(f"  {rid:<14} {us:8.2f}")
-    lines += ["", f"load average at end: {_load(result['load_end'])}"]
+    lines += ["", f"load average at end: {load_text(result['load_end'])}"]
     return "\n".join(lines)
-
-
-def _load(values: list[float]) -> str:
-    return " ".join(f"{v:.2f}" for v in values)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -344,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.seconds <= 0 or args.rounds < 1:
         parser.error("--seconds must be positive and --rounds at least 1")
-    load_start = list(os.getloadavg())
+    load_start = list(load_average())
     result = measure(args.seconds, args.rounds)
     if args.instructions:
         result["instructions"] = instruction_comparison()
@@ -352,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds=args.seconds,
         rounds=args.rounds,
         load_start=load_start,
-        load_end=list(os.getloadavg()),
+        load_end=list(load_average()),
         python=sys.version.split()[0],
     )
     print(json.dumps(result, indent=2) if args.json else report(result))

@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import dataclasses
 import gc
 import hashlib
 import json
@@ -54,6 +55,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.harness import interleaved, load_average, load_line, play_out, rss_mib, serving
 from domino_rules import packing, rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.codec import Game
@@ -61,8 +63,6 @@ from domino_rules.lifecycle import settle_heap
 from domino_rules.rules import Event, EventKind, HandResult, Match, Status
 from domino_rules.rules.base import MAX_EVENTS, MAX_HANDS
 from domino_rules.tokens import KeyRing, TokenCodec
-from tests.support.forgery import set_field
-from tests.support.playout import play_out
 
 GAME_ID = "ab" * 12
 TARGET_MS = 5.0
@@ -88,6 +88,13 @@ def longest_match(ruleset_id: str) -> tuple[Match[Any, Any], Match[Any, Any]]:
 
     final = play_out(ruleset, match, random.Random(ruleset_id), observe=keep, max_moves=10**6)
     return last[0], final
+
+
+def set_field(value: Any, name: str, new: Any) -> Any:
+    """A copy of a frozen dataclass with one field set to anything (no checks run)."""
+    copy = dataclasses.replace(value)
+    object.__setattr__(copy, name, new)
+    return copy
 
 
 def unsealed(payload: bytes) -> bytes:
@@ -162,12 +169,11 @@ def measure(rounds: int, server_heap: bool = True) -> dict[str, Any]:
         gc.collect()  # the corpus's own garbage, before the first round
     gc.callbacks.append(pauses)
     try:
-        for n in range(rounds):  # interleaved, in a rotating order
-            for name, service, token in items[n % len(items) :] + items[: n % len(items)]:
-                started = time.process_time()
-                with contextlib.suppress(ApiError):
-                    service.decode(token)
-                times[name].append(time.process_time() - started)
+        for name, service, token in interleaved(items, rounds):  # in a rotating order
+            started = time.process_time()
+            with contextlib.suppress(ApiError):
+                service.decode(token)
+            times[name].append(time.process_time() - started)
     finally:
         gc.callbacks.remove(pauses)
     reference = statistics.median(times["reference: legal mid-hand (unsealed)"])
@@ -218,14 +224,6 @@ class GcPauses:
 # --------------------------------------------------------------------------- memory
 
 
-def rss_mib(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
-
-
 def long_token(codec: TokenCodec, hands: int) -> tuple[bytes, Any]:
     ruleset = rules.get("tiu_u")
     match = ruleset.new_match(ruleset.make_options({"hands": 1000}), 4, "attack")
@@ -241,19 +239,18 @@ def memory(calls: int, hands: int) -> dict[str, Any]:
     import grpc
     import requests
 
+    from bench.harness import children
     from domino_rules import codec as state_codec
     from domino_rules.v1 import domino_rules_pb2 as pb
     from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
-    from tests.served import children, door_processes, start
 
     key = KeyRing.generate("attack")
     token, move = long_token(TokenCodec(KeyRing.parse(key)), hands)
-    served = start(
+    with serving(
         "--grpc-workers", "1", "--http-workers", "1", env={"DOMINO_RULES_SEAL_KEYS": key}
-    )
-    try:
-        grpc_pid = door_processes(served, "grpc")[0]
-        worker = children(door_processes(served, "rest")[0])[0]
+    ) as served:
+        grpc_pid = served.door_processes("grpc")[0]
+        worker = children(served.door_processes("rest")[0])[0]
         message = pb.ApplyMoveRequest(state=token, move=state_codec.move_to_pb(move))
         body = {
             "state": base64.b64encode(token).decode(),
@@ -286,8 +283,6 @@ def memory(calls: int, hands: int) -> dict[str, Any]:
             for _ in range(calls):
                 call().raise_for_status()
             out["rest_worker"] = (before, rss_mib(worker))
-    finally:
-        served.stop()
     return out
 
 
@@ -302,17 +297,17 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
-    load_before = os.getloadavg()
+    load_before = load_average()
     result = (
         memory(args.calls, args.hands)
         if args.memory
         else measure(args.rounds, server_heap=not args.python_gc)
     )  # fmt: skip
-    load_after = os.getloadavg()
+    load_after = load_average()
     if args.json:
         print(json.dumps({**result, "load": [load_before, load_after]}))
         return 0
-    print(f"load average at start {load_before[0]:.2f}, at end {load_after[0]:.2f}")
+    print(load_line(load_before, load_after))
     if args.memory:
         print(
             f"{result['calls']} ApplyMoves per door on one sealed Tiu U token of "

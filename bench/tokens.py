@@ -3,8 +3,8 @@
 in the middle of 4-player One Arm Joe hands.
 
 For every ruleset, ``--matches`` (5) seeded random matches with the options and table of
-``tests/test_token_format.LONG_MATCHES`` (One Arm Joe: double-six, 9 players, a target
-no one reaches in 50 hands), each played for 50 hands (or to its end); every state is
+:data:`LONG_MATCHES` (One Arm Joe: double-six, 9 players, a target no one reaches in 50
+hands), each played for 50 hands (or to its end); every state is
 sealed under a fresh AES-256-GCM key with a server-chosen seed, as ``serve`` issues it,
 and the bench prints the largest token, the largest in the first and the fiftieth hand,
 and the mean bytes a finished hand adds. Then every state before each move of
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
@@ -30,17 +29,28 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.harness import Step, hand_over, load_average, load_line, play_out
 from domino_rules import rules
 from domino_rules.api import RulesService
 from domino_rules.api.service import new_seed
 from domino_rules.codec import Game
 from domino_rules.tokens import KeyRing, TokenCodec
-from tests.support.playout import Step, hand_over, play_out
-from tests.test_token_format import LONG_MATCHES, after_fifty_hands
 
 LONG_TARGET = 1024
 MID_HAND_TARGET = 400
 GAME_ID = "ab" * 12  # as long as a real game id
+#: Each ruleset's options and table for a long match: its largest table, and options
+#: that let the match last 50 hands.
+LONG_MATCHES: dict[str, tuple[dict[str, Any], int]] = {
+    "one_arm_joe": ({"target_score": 100_000}, 9),
+    "tsair_deng": ({"hands": 50}, 4),
+    "tiu_u": ({"hands": 50}, 4),
+    "throw_up": ({"hands_per_player": 17}, 3),
+}
+
+
+def after_fifty_hands(match: rules.Match[Any, Any]) -> bool:
+    return match.hand_number > 50 or match.status is rules.Status.MATCH_OVER
 
 
 def sizes_of_a_match(
@@ -117,15 +127,15 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=50, help="mid-hand: One Arm Joe hands")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
-    load_before = os.getloadavg()
+    load_before = load_average()
     service = RulesService(TokenCodec(KeyRing.parse(KeyRing.generate("bench"))))
     rows = long_matches(service, args.matches)
     middle = mid_hand(service, args.hands)
-    load_after = os.getloadavg()
+    load_after = load_average()
     if args.json:
         print(json.dumps({"long": rows, "mid_hand": middle, "load": [load_before, load_after]}))
         return 0
-    print(f"load average at start {load_before[0]:.2f}, at end {load_after[0]:.2f}")
+    print(load_line(load_before, load_after))
     print("sealed tokens over 50-hand matches at the largest table (bytes)")
     print(f"{'ruleset':12} {'table':>5} {'hands':>5} {'hand 1':>7} {'hand 50':>7} {'largest':>7}"
           f" {'B/hand':>6}  target")  # fmt: skip

@@ -51,14 +51,17 @@ import argparse
 import json
 import math
 import multiprocessing
-import os
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import load_average, load_text
 from domino_rules import bots, rules
 from domino_rules.bots import Level
 from domino_rules.rules import Match, MoveKind, Ruleset, Status
@@ -244,10 +247,6 @@ def timing_row(t: dict[str, Any]) -> str:
     )
 
 
-def load() -> tuple[float, float, float]:
-    return os.getloadavg()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=400, help="matches per pairing")
@@ -298,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name in names
         },
         "options": {name: repr(options_of(rules.get(name), args.short)) for name in names},
-        "load_average_start": load(),
+        "load_average_start": load_average(),
         "rows": [],
         "timing": [],
     }
@@ -310,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"# {name}: {counts[name]} matches per pairing; STRONG "
             f"{result['playouts'][name]} playouts; {result['options'][name]}"
         )
-    out(f"# load average at the start: {_text(result['load_average_start'])}")
+    out(f"# load average at the start: {load_text(result['load_average_start'])}")
     out(ROW_HEADER)
     out("-" * len(ROW_HEADER))
     context = multiprocessing.get_context("fork")
@@ -330,8 +329,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 result["rows"].append(summary(name, hero, opponent, results))
                 out(row(result["rows"][-1]))
-    result["load_average_after_matches"] = load()
-    out(f"# load average after the matches: {_text(result['load_average_after_matches'])}")
+    result["load_average_after_matches"] = load_average()
+    out(f"# load average after the matches: {load_text(result['load_average_after_matches'])}")
     out()
     out(
         "# STRONG suggestion time (ms of CPU, one process, no worker running), "
@@ -344,15 +343,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["timing"].append(timing(name, args.short, timed, args.playouts))
         print(f"  {name} timing done in {time.monotonic() - started:.0f} s", file=sys.stderr)
         out(timing_row(result["timing"][-1]))
-    result["load_average_end"] = load()
-    out(f"# load average at the end: {_text(result['load_average_end'])}")
+    result["load_average_end"] = load_average()
+    out(f"# load average at the end: {load_text(result['load_average_end'])}")
     if args.json:
         print(json.dumps(result, indent=2))
     return 0
-
-
-def _text(average: tuple[float, float, float]) -> str:
-    return " ".join(f"{x:.2f}" for x in average)
 
 
 class _Serial:
