@@ -50,9 +50,9 @@ proto: $(VENV)/.installed-test
 bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/inprocess.py
 	$(BIN)/python bench/tokens.py
-	$(BIN)/python bench/doors.py
-	$(BIN)/python bench/floor.py
-	$(BIN)/python bench/servers.py
+	$(BIN)/python bench/doors.py cpu
+	$(BIN)/python bench/doors.py floor
+	$(BIN)/python bench/doors.py servers
 	$(BIN)/python bench/flood.py
 	$(BIN)/python bench/refusal.py
 

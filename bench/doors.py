@@ -1,324 +1,132 @@
 #!/usr/bin/env python3
-"""The request path through each door: an ApplyMove against a trivial call of that door.
+"""The doors of ``domino-rules serve``, measured one way per mode.
 
-Starts ``domino-rules serve`` as users start it (tests/served.py: ports 0, sealed
-tokens, ``--grpc-workers 1 --http-workers 1`` unless told otherwise), then, for each
-door and each client count (1 and 8 by default), runs interleaved rounds of:
+- ``cpu``: the request path through each door, an ApplyMove against a trivial call of
+  that door (server CPU per call and throughput);
+- ``floor``: what an ApplyMove costs each door when the rules cost nothing;
+- ``servers``: throughput of one server process against two, on each door;
+- ``workers``: how the REST door spreads keep-alive connections over its workers, and
+  (``--slow-clients``) how it stands idle and stuck connections;
+- ``grpc-flood``: the resident memory of a gRPC process through a flood of oversized
+  calls.
 
-- the door's trivial call: gRPC ``grpc.health.v1.Health/Check``, REST ``GET /healthz``;
-- ``ApplyMove`` of every ruleset, on a token in the middle of a hand (the same legal
-  move each time: the state is never advanced, so every call does the same work). The
-  token was made by the bench, not by the server, so the server opens and checks it in
-  full on every call: the *cold* path;
-- ``ApplyMove`` of every ruleset *played forward*, as a client plays: each call sends the
-  token the last answer carried and the next move of a fixed line of play, from the same
-  mid-hand state to the end of the hand, then the line starts again. A process keeps the
-  games it sealed lately (``domino_rules.api.minted``), so such a token is not opened
-  again; the first call of each pass (one in ``moves`` shown) is cold.
-
-For each it prints calls per second and the **server CPU per call**, read from the
-door's own processes' accounting (``/proc/<pid>/stat``, the door's processes and their
-children), so the load generator's cost does not count. The targets (issue "Fast all
-the way"): server CPU per ApplyMove ≤ 1.25x the trivial call's, and throughput at 8
-clients ≥ 0.8x the trivial call's, on both doors. Also prints the resident memory of
-every server process and the load average before and after. Figures only; no
-thresholds fail anything (machines are noisy: compare ratios within one run).
+Each mode's own help (``python bench/doors.py MODE --help``) and function below say
+what it measures and prints. Figures only; no thresholds fail anything (machines are
+noisy: compare ratios within one run). Linux only (``/proc``); traffic goes only to
+127.0.0.1. Without a mode, ``cpu``.
 
 Usage::
 
-    python bench/doors.py [--seconds 2] [--rounds 3] [--clients 1 8] [--json]
+    python bench/doors.py cpu [--seconds 2] [--rounds 3] [--clients 1 8]
+                              [--grpc-workers 1] [--http-workers 1] [--json]
+    python bench/doors.py floor [--seconds 1.5] [--rounds 3] [--clients 1 8] [--json]
+    python bench/doors.py servers [--seconds 5] [--clients 8] [--rounds 3]
+                                  [--python-clients] [--json]
+    python bench/doors.py workers [--http-workers 2] [--connections 16] [--seconds 5]
+    python bench/doors.py workers --slow-clients [--probes 50]
+    python bench/doors.py grpc-flood [--calls 2000] [--at-once 500] [--kib 900]
+                                     [--settle 5] [-- FLAGS...]
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
+import collections
+import contextlib
 import http.client
+import inspect
 import json
 import os
+import socket
 import statistics
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import grpc
-from google.protobuf import json_format
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from domino_rules import rules
+from bench import harness
+from bench.harness import Call
 from domino_rules.api import RulesService
+from domino_rules.settings import Settings
 from domino_rules.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
-from tests import served
 
+#: Issue "Fast all the way": server CPU per ApplyMove at most this times the trivial call's.
 CPU_RATIO_TARGET = 1.25
+#: Throughput of ApplyMove at the most clients at least this times the trivial call's.
 THROUGHPUT_TARGET = 0.8
-TICKS = os.sysconf("SC_CLK_TCK")
+#: Two processes of a door serve at least this times one.
+SERVERS_TARGET = 1.6
+DOORS = harness.DOORS
 
 
-def descendants(pids: list[int]) -> list[int]:
-    """``pids`` and every process below them."""
-    parents: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        parents.setdefault(parent, []).append(int(name))
-    out, todo = [], list(pids)
-    while todo:
-        pid = todo.pop()
-        out.append(pid)
-        todo.extend(parents.get(pid, ()))
-    return out
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime + stime
-    return total / TICKS
-
-
-def rss_mib(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def mid_hand_requests(service: RulesService) -> dict[str, pb.ApplyMoveRequest]:
-    """For every ruleset, an ApplyMove of a legal move on a state in the middle of a hand."""
-    out = {}
-    for ruleset in rules.all_rulesets():
-        _low, high = ruleset.player_range(ruleset.make_options({}))
-        players = min(4, high)
-        game = service.NewGame(
-            pb.NewGameRequest(ruleset=ruleset.id, players=players, seed=f"bench-{ruleset.id}")
-        )
-        state = game.state
-        for _ in range(6):
-            legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=state))
-            state = service.ApplyMove(pb.ApplyMoveRequest(state=state, move=legal.moves[0])).state
-        legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=state))
-        assert legal.status == pb.IN_PROGRESS, ruleset.id
-        out[ruleset.id] = pb.ApplyMoveRequest(state=state, move=legal.moves[0])
-    return out
-
-
-#: The longest line of play a forward call repeats.
-MAX_LINE = 40
-
-
-def lines_of_play(
-    service: RulesService, requests: dict[str, pb.ApplyMoveRequest]
-) -> dict[str, tuple[bytes, list[pb.Move]]]:
-    """For every ruleset, the mid-hand token of ``requests`` and the moves that play its
-    hand on (each the first legal move) to the hand's end, at most :data:`MAX_LINE`."""
-    out = {}
-    for ruleset_id, request in requests.items():
-        state, moves = request.state, [request.move]
-        answer = service.ApplyMove(request)
-        while answer.status == pb.IN_PROGRESS and len(moves) < MAX_LINE:
-            legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=answer.state))
-            if legal.status != pb.IN_PROGRESS:
-                break
-            moves.append(legal.moves[0])
-            answer = service.ApplyMove(pb.ApplyMoveRequest(state=answer.state, move=legal.moves[0]))
-        out[ruleset_id] = (state, moves)
-    return out
-
-
-Call = Callable[[], None]
-
-
-def _forward(apply: Callable[[bytes, int], bytes], start: bytes, length: int) -> Call:
-    """A call that plays a line of play on: ``apply(token, i)`` sends the line's move
-    ``i`` with ``token`` and returns the answer's token."""
-    token, i = start, 0
-
-    def call() -> None:
-        nonlocal token, i
-        if i == length:
-            token, i = start, 0
-        token, i = apply(token, i), i + 1
-
-    return call
-
-
-def grpc_calls(
-    port: int,
-    requests: dict[str, pb.ApplyMoveRequest],
-    lines: dict[str, tuple[bytes, list[pb.Move]]] | None = None,
-) -> Callable[[], dict[str, Call]]:
-    def per_client() -> dict[str, Call]:
-        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-        stub = pb_grpc.DominoRulesStub(channel)  # type: ignore[no-untyped-call]
-        health = health_pb2_grpc.HealthStub(channel)
-        check = health_pb2.HealthCheckRequest()
-        calls: dict[str, Call] = {"trivial": lambda: health.Check(check, timeout=30) and None}
-        for ruleset_id, request in requests.items():
-            calls[ruleset_id] = lambda r=request: stub.ApplyMove(r, timeout=30) and None  # type: ignore[misc]
-        for ruleset_id, (start, moves) in (lines or {}).items():
-
-            def apply(token: bytes, i: int, moves: list[pb.Move] = moves) -> bytes:
-                request = pb.ApplyMoveRequest(state=token, move=moves[i])
-                state: bytes = stub.ApplyMove(request, timeout=30).state
-                return state
-
-            calls[f"forward {ruleset_id}"] = _forward(apply, start, len(moves))
-        return calls
-
-    return per_client
-
-
-def rest_calls(
-    port: int,
-    requests: dict[str, pb.ApplyMoveRequest],
-    lines: dict[str, tuple[bytes, list[pb.Move]]] | None = None,
-) -> Callable[[], dict[str, Call]]:
-    bodies = {
-        ruleset_id: json.dumps(json_format.MessageToDict(request)).encode()
-        for ruleset_id, request in requests.items()
-    }
-    starts = {
-        ruleset_id: (
-            json_format.MessageToDict(pb.ApplyMoveRequest(state=start))["state"],
-            [json.dumps(json_format.MessageToDict(move)) for move in moves],
-        )
-        for ruleset_id, (start, moves) in (lines or {}).items()
-    }
-
-    def per_client() -> dict[str, Call]:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-        def send(method: str, path: str, body: bytes | None) -> bytes:
-            headers = {"Content-Type": "application/json"} if body else {}
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            answer = response.read()
-            if response.status != 200:
-                raise RuntimeError(f"{path} answered {response.status}")
-            return answer
-
-        def post(body: bytes) -> Call:
-            def call() -> None:
-                send("POST", "/v1/games:applyMove", body)
-
-            return call
-
-        def healthz() -> None:
-            send("GET", "/healthz", None)
-
-        calls: dict[str, Call] = {"trivial": healthz}
-        for ruleset_id, body in bodies.items():
-            calls[ruleset_id] = post(body)
-        for ruleset_id, (start, moves) in starts.items():
-
-            def apply(token: bytes, i: int, moves: list[str] = moves) -> bytes:
-                body = f'{{"state":"{token.decode()}","move":{moves[i]}}}'.encode()
-                answer = json.loads(send("POST", "/v1/games:applyMove", body))
-                return str(answer["state"]).encode()
-
-            calls[f"forward {ruleset_id}"] = _forward(apply, start.encode(), len(moves))
-        return calls
-
-    return per_client
-
-
-def measure(
-    clients: list[dict[str, Call]], name: str, seconds: float, pids: list[int]
-) -> tuple[float, float]:
-    """Calls per second and server CPU µs per call of ``name`` with every client busy."""
-    counts = [0] * len(clients)
-    stop = time.monotonic() + seconds
-
-    def run(i: int) -> None:
-        call, n = clients[i][name], 0
-        while time.monotonic() < stop:
-            call()
-            n += 1
-        counts[i] = n
-
-    before, start = cpu_seconds(pids), time.monotonic()
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(clients))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed, cpu = time.monotonic() - start, cpu_seconds(pids) - before
-    calls = sum(counts)
-    return calls / elapsed, cpu / calls * 1e6
-
-
-def _label(name: str, lines: dict[str, tuple[bytes, list[pb.Move]]]) -> str:
-    if name == "trivial":
-        return name
-    if name.startswith("forward "):
-        ruleset_id = name.removeprefix("forward ")
-        return f"ApplyMove {ruleset_id} fwd/{len(lines[ruleset_id][1])}"
-    return f"ApplyMove {name} cold"
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="per measurement")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
-    parser.add_argument("--clients", type=int, nargs="+", default=[1, 8])
-    parser.add_argument("--grpc-workers", default="1")
-    parser.add_argument("--http-workers", default="1")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    args = parser.parse_args()
-
-    load_before = os.getloadavg()
+def _sealed_service() -> tuple[str, RulesService]:
     keys = KeyRing.generate("bench")
-    service = RulesService(TokenCodec(KeyRing.parse(keys)))
-    requests = mid_hand_requests(service)
-    lines = lines_of_play(service, requests)
+    return keys, RulesService(TokenCodec(KeyRing.parse(keys)))
+
+
+# --------------------------------------------------------------------------- cpu
+
+
+def cpu(args: argparse.Namespace) -> int:
+    """The request path through each door: an ApplyMove against a trivial call.
+
+    Starts ``domino-rules serve`` as users start it (ports 0, sealed tokens,
+    ``--grpc-workers 1 --http-workers 1`` unless told otherwise), then, for each door and
+    each client count (1 and 8 by default), runs interleaved rounds of:
+
+    - the door's trivial call: gRPC ``grpc.health.v1.Health/Check``, REST ``GET /healthz``;
+    - ``ApplyMove`` of every ruleset, on a token in the middle of a hand (the same legal
+      move each time: the state is never advanced, so every call does the same work). The
+      token was made by the bench, not by the server, so the server opens and checks it in
+      full on every call: the *cold* path;
+    - ``ApplyMove`` of every ruleset *played forward*, as a client plays: each call sends
+      the token the last answer carried and the next move of a fixed line of play, from
+      the same mid-hand state to the end of the hand, then the line starts again. A
+      process keeps the games it sealed lately (``domino_rules.api.minted``), so such a
+      token is not opened again; the first call of each pass (one in ``moves`` shown) is
+      cold.
+
+    For each it prints calls per second and the **server CPU per call**, read from the
+    door's own processes' accounting (``/proc/<pid>/stat``, the door's processes and
+    their children), so the load generator's cost does not count. The targets (issue
+    "Fast all the way"): server CPU per ApplyMove ≤ 1.25x the trivial call's, and
+    throughput at 8 clients ≥ 0.8x the trivial call's, on both doors. Also prints the
+    resident memory of every server process and the load average before and after.
+    """
+    load_before = harness.load_average()
+    keys, service = _sealed_service()
+    requests = harness.mid_hand_requests(service)
+    lines = harness.lines_of_play(service, requests)
     results: list[dict[str, Any]] = []
     memory: dict[str, list[float]] = {}
-    with served.serving(
+    with harness.serving(
         "--grpc-workers", args.grpc_workers, "--http-workers", args.http_workers,
         "--seal-keys", keys, "--require-sealed",
     ) as server:  # fmt: skip
-        doors = {
-            "grpc": (
-                grpc_calls(server.grpc_port, requests, lines),
-                served.door_processes(server, "grpc"),
-            ),
-            "rest": (
-                rest_calls(server.http_port, requests, lines),
-                served.door_processes(server, "rest"),
-            ),
+        factories = {
+            "grpc": harness.grpc_calls(server.grpc_port, requests, lines),
+            "rest": harness.rest_calls(server.http_port, requests, lines),
         }
-        for door, (factory, roots) in doors.items():
-            pids = descendants(roots)
+        for door, factory in factories.items():
+            pids = server.door_pids(door)
             for n in args.clients:
                 clients = [factory() for _ in range(n)]
                 names = ["trivial", *requests, *(f"forward {r}" for r in lines)]
                 for name in names:  # warm up every path once
-                    measure(clients, name, 0.2, pids)
+                    harness.measure(clients, name, 0.2, pids)
                 samples: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
-                for _ in range(args.rounds):
-                    for name in names:
-                        samples[name].append(measure(clients, name, args.seconds, pids))
+                for name in harness.interleaved(names, args.rounds, rotate=False):
+                    samples[name].append(harness.measure(clients, name, args.seconds, pids))
                 trivial_rate = statistics.median(s[0] for s in samples["trivial"])
                 trivial_cpu = statistics.median(s[1] for s in samples["trivial"])
                 for name in names:
@@ -335,15 +143,15 @@ def main() -> int:
                             "throughput_ratio": round(rate / trivial_rate, 3),
                         }
                     )
-            memory[door] = [round(rss_mib(pid), 1) for pid in descendants(roots)]
-    load_after = os.getloadavg()
+            memory[door] = [round(harness.rss_mib(pid), 1) for pid in server.door_pids(door)]
+    load_after = harness.load_average()
 
     if args.json:
         print(
             json.dumps({"load": [load_before, load_after], "rss_mib": memory, "results": results})
         )
         return 0
-    print(f"load average at start {load_before[0]:.2f}, at end {load_after[0]:.2f}")
+    print(harness.load_line(load_before, load_after))
     print(f"{'door':5} {'clients':>7}  {'call':28} {'calls/s':>9} {'server µs':>10} "
           f"{'cpu x':>7} {'tput x':>7}")  # fmt: skip
     worst_cpu: dict[tuple[str, str], float] = {}
@@ -370,6 +178,642 @@ def main() -> int:
     for door, sizes in memory.items():
         print(f"{door} processes RSS MiB: {', '.join(map(str, sizes))}")
     return 0
+
+
+def _label(name: str, lines: dict[str, harness.Line]) -> str:
+    if name == "trivial":
+        return name
+    if name.startswith("forward "):
+        ruleset_id = name.removeprefix("forward ")
+        return f"ApplyMove {ruleset_id} fwd/{len(lines[ruleset_id][1])}"
+    return f"ApplyMove {name} cold"
+
+
+# --------------------------------------------------------------------------- floor
+
+ANSWERS = ("rules", "canned")
+
+
+class CannedService(RulesService):
+    """The real service, but ApplyMove answers each known request from a table."""
+
+    def __init__(self, tokens: TokenCodec, requests: list[pb.ApplyMoveRequest]) -> None:
+        super().__init__(tokens)
+        self.answers = {r.state: super(CannedService, self).ApplyMove(r) for r in requests}
+
+    def ApplyMove(self, request: pb.ApplyMoveRequest) -> pb.ApplyMoveResponse:
+        return self.answers[request.state]
+
+
+def _settings_class(answers: str, requests: list[pb.ApplyMoveRequest]) -> type[Settings]:
+    class BenchSettings(Settings):
+        def service(self) -> RulesService:
+            if answers == "canned":
+                return CannedService(self.tokens(), requests)
+            return super().service()
+
+    return BenchSettings
+
+
+def floor_server(door: str, answers: str, requests_file: str) -> int:
+    """The server of one door (in this process), answering as ``answers`` says."""
+    requests = [
+        pb.ApplyMoveRequest.FromString(base64.b64decode(line))
+        for line in Path(requests_file).read_text().split()
+    ]
+    return harness.serve_door(door, _settings_class(answers, requests))
+
+
+@contextlib.contextmanager
+def floor_started(
+    door: str, answers: str, requests_file: str, keys: str
+) -> Iterator[tuple[int, int]]:
+    """A server of :func:`floor_server` in a child process: its port and pid."""
+    env = {
+        "DOMINO_RULES_SEAL_KEYS": keys,
+        "DOMINO_RULES_REQUIRE_SEALED": "1",
+        "DOMINO_RULES_GRPC_WORKERS": "1",
+        "DOMINO_RULES_HTTP_WORKERS": "1",
+    }
+    command = [sys.executable, __file__, "floor", "--serve", door, answers, requests_file]
+    with harness.child_server(command, env, f"{answers} {door}") as started:
+        yield started
+
+
+def floor(args: argparse.Namespace) -> int:
+    """The floor of each door: what an ApplyMove costs the server when the rules cost
+    nothing.
+
+    The request-path target (issue "Fast all the way": server CPU per ApplyMove at most
+    1.25x the door's trivial call) splits into two parts: what the door itself spends on
+    an ApplyMove-sized exchange (receive, parse, the handler, the request id, metrics and
+    access line, the answer's encoding and sending) and what the rules spend (open and
+    check the token, apply the move, seal the new state). This mode measures both, so the
+    budget the target leaves for the rules can be read off.
+
+    For each door it starts two servers built exactly as ``domino-rules serve`` builds
+    its doors (:func:`domino_rules.grpc_server.serve_process`,
+    :func:`domino_rules.gateway.run_gateway` under gunicorn with the gateway's worker;
+    one process, sealed tokens, access lines at INFO to a pipe the bench reads), which
+    differ only in the service they are given:
+
+    - ``rules``: the real service; each ApplyMove opens the token in full (*cold*, as in
+      the ``cpu`` mode);
+    - ``canned``: ApplyMove answers from a table, made at start-up by the real service,
+      of the answer to each of the bench's requests: the same answer bytes, with no
+      rules work.
+
+    and runs interleaved rounds, on both servers, of the door's trivial call (gRPC health
+    check, REST ``GET /healthz``) and ApplyMove of every ruleset on a mid-hand token. For
+    each it prints calls per second and the server CPU per call from the server
+    process's own accounting (``/proc``), and the ratio to the trivial call *of the same
+    server*. Then, per door and client count: the floor (worst ``canned`` ratio), what
+    the 1.25x target leaves for the rules in µs (``1.25 x trivial - canned``), and what
+    the rules cost here (``rules - canned``). Last, for comparison, the rules' cost in
+    the bench's own process: an ApplyMove called back to back, every cache hot, and one
+    called after other work has evicted the caches, as a server's own machinery does
+    between two calls.
+    """
+    if args.serve:
+        return floor_server(*args.serve)
+    load_before = harness.load_average()
+    keys, service = _sealed_service()
+    requests = harness.mid_hand_requests(service)
+    results: list[dict[str, Any]] = []
+    with (
+        tempfile.NamedTemporaryFile("w", suffix=".requests") as file,
+        contextlib.ExitStack() as stack,
+    ):
+        file.write(
+            "\n".join(base64.b64encode(r.SerializeToString()).decode() for r in requests.values())
+        )
+        file.flush()
+        for door in DOORS:
+            factory = harness.grpc_calls if door == "grpc" else harness.rest_calls
+            servers: dict[str, tuple[Callable[[], dict[str, Call]], list[int]]] = {}
+            for answers in ANSWERS:
+                port, pid = stack.enter_context(floor_started(door, answers, file.name, keys))
+                servers[answers] = (factory(port, requests), harness.descendants([pid]))
+            for n in args.clients:
+                clients = {answers: [f() for _ in range(n)] for answers, (f, _) in servers.items()}
+                names = ["trivial", *requests]
+                for answers, (_, pids) in servers.items():
+                    for name in names:  # warm up every path once
+                        harness.measure(clients[answers], name, 0.2, pids)
+                samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
+                for name in harness.interleaved(names, args.rounds, rotate=False):
+                    for answers, (_, pids) in servers.items():
+                        sample = harness.measure(clients[answers], name, args.seconds, pids)
+                        samples.setdefault((answers, name), []).append(sample)
+                for answers in ANSWERS:
+                    trivial_cpu = statistics.median(s[1] for s in samples[answers, "trivial"])
+                    for name in names:
+                        rate = statistics.median(s[0] for s in samples[answers, name])
+                        cpu = statistics.median(s[1] for s in samples[answers, name])
+                        results.append(
+                            {
+                                "door": door,
+                                "clients": n,
+                                "answers": answers,
+                                "call": name if name == "trivial" else f"ApplyMove {name}",
+                                "calls_per_s": round(rate, 1),
+                                "server_cpu_us": round(cpu, 1),
+                                "cpu_ratio": round(cpu / trivial_cpu, 3),
+                            }
+                        )
+            stack.close()  # this door's servers stop before the next door's start
+    in_process = rules_in_process(keys, requests, args.rounds)
+    load_after = harness.load_average()
+    summary = _floor_summary(results)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "load": [load_before, load_after],
+                    "results": results,
+                    "summary": summary,
+                    "in_process": in_process,
+                }
+            )
+        )
+        return 0
+    print(harness.load_line(load_before, load_after))
+    print(f"{'door':5} {'clients':>7} {'answers':8} {'call':24} {'calls/s':>9} "
+          f"{'server µs':>10} {'cpu x':>7}")  # fmt: skip
+    for r in results:
+        print(
+            f"{r['door']:5} {r['clients']:>7} {r['answers']:8} {r['call']:24} "
+            f"{r['calls_per_s']:>9.0f} {r['server_cpu_us']:>10.0f} {r['cpu_ratio']:>7.2f}"
+        )
+    for s in summary:
+        print(
+            f"{s['door']} at {s['clients']} client(s): floor {s['floor_ratio']:.2f}x the trivial "
+            f"call; the {CPU_RATIO_TARGET}x target leaves {s['budget_us']:.0f} µs for the rules, "
+            f"which cost {s['rules_us_min']:.0f}-{s['rules_us_max']:.0f} µs here"
+        )
+    print("the rules in this process (CPU µs per ApplyMove, cold token):")
+    for ruleset_id, (hot, evicted) in in_process.items():
+        print(f"  {ruleset_id:12} hot {hot:6.0f}   after other work {evicted:6.0f}")
+    return 0
+
+
+#: What :func:`rules_in_process` touches between two calls to evict the caches.
+_EVICT_BYTES = 16 << 20
+_EVICT_STRIDE = 4096
+
+
+def rules_in_process(
+    keys: str, requests: dict[str, pb.ApplyMoveRequest], rounds: int, calls: int = 1000
+) -> dict[str, tuple[float, float]]:
+    """Per ruleset, the CPU µs of an ApplyMove called back to back (every cache hot) and
+    called after other work (a pass over :data:`_EVICT_BYTES` of memory and some
+    unrelated interpreter work, as a server's own machinery does between two calls),
+    its cost counted apart; medians of ``rounds``."""
+    service = RulesService(TokenCodec(KeyRing.parse(keys)))
+    memory = bytearray(_EVICT_BYTES)
+    other = {str(i): [i, str(i)] for i in range(150)}
+
+    def evict() -> None:
+        for i in range(0, _EVICT_BYTES, _EVICT_STRIDE):
+            memory[i] ^= 1
+        json.loads(json.dumps(other))
+
+    def cpu_us(call: Callable[[], object]) -> float:
+        start = time.process_time()
+        for _ in range(calls):
+            call()
+        return (time.process_time() - start) / calls * 1e6
+
+    out = {}
+    for ruleset_id, request in requests.items():
+        hot, evicted = [], []
+
+        def apply(request: pb.ApplyMoveRequest = request) -> None:
+            service.ApplyMove(request)
+
+        def evict_then_apply(request: pb.ApplyMoveRequest = request) -> None:
+            evict()
+            service.ApplyMove(request)
+
+        for _ in range(rounds):
+            hot.append(cpu_us(apply))
+            alone = cpu_us(evict)
+            evicted.append(cpu_us(evict_then_apply) - alone)
+        out[ruleset_id] = (round(statistics.median(hot), 1), round(statistics.median(evicted), 1))
+    return out
+
+
+def _floor_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per door and client count: the floor, the rules' budget and the rules' cost."""
+    out = []
+    keys = sorted(
+        {(r["door"], r["clients"]) for r in results}, key=lambda k: (DOORS.index(k[0]), k[1])
+    )
+    for door, n in keys:
+        rows = {
+            (r["answers"], r["call"]): r for r in results if r["door"] == door and r["clients"] == n
+        }
+        calls = [call for answers, call in rows if answers == "canned" and call != "trivial"]
+        trivial = rows["canned", "trivial"]["server_cpu_us"]
+        canned = {c: rows["canned", c]["server_cpu_us"] for c in calls}
+        costs = [rows["rules", c]["server_cpu_us"] - canned[c] for c in calls]
+        out.append(
+            {
+                "door": door,
+                "clients": n,
+                "floor_ratio": max(rows["canned", c]["cpu_ratio"] for c in calls),
+                "budget_us": round(CPU_RATIO_TARGET * trivial - max(canned.values()), 1),
+                "rules_us_min": round(min(costs), 1),
+                "rules_us_max": round(max(costs), 1),
+            }
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- servers
+
+
+def servers(args: argparse.Namespace) -> int:
+    """Every core used: throughput of one server process against two, on each door.
+
+    Starts ``domino-rules serve`` twice per door: with one process for the door
+    (``--grpc-workers 1`` or ``--http-workers 1``) and with two, and drives it with
+    ``--clients`` (8) clients, each sending ``ApplyMove`` on a One Arm Joe token in the
+    middle of a hand, back to back (one call in flight per client), for ``--seconds``.
+    Prints calls per second for each arrangement and the ratio two/one (target ≥ 1.6 at
+    8 clients: issue "Fast all the way"), with the load average and each server
+    process's resident memory.
+
+    The load generator shares the machine's cores with the servers, so it must cost them
+    little. By default it is ``h2load`` (nghttp2's load generator, in C; Debian's
+    ``nghttp2-client``): each client is one connection (HTTP/2 for gRPC, with the
+    request's gRPC frame as the body; HTTP/1.1 keep-alive for REST), after a second of
+    warm-up; every answer must be a success with the answer's full size, or the bench
+    stops. Without ``h2load`` (or with ``--python-clients``) the clients are Python
+    processes (gRPC sending and keeping raw bytes, REST one keep-alive connection each),
+    which take a large share of the cores from the servers: the ratio then understates
+    what a second core gives. On a machine with fewer than two cores the ratio says
+    nothing.
+    """
+    generator = "h2load" if harness.h2load_installed() and not args.python_clients else "python"
+    load_before = harness.load_average()
+    keys, service = _sealed_service()
+    message = harness.mid_hand_requests(service)["one_arm_joe"]
+    request = message.SerializeToString()
+    answer = service.ApplyMove(message).SerializeToString()
+    results: dict[str, dict[int, float]] = {"grpc": {}, "rest": {}}
+    memory: dict[str, list[float]] = {}
+    for door, flag in (("grpc", "--grpc-workers"), ("rest", "--http-workers")):
+        for processes in (1, 2):
+            other = "--http-workers" if door == "grpc" else "--grpc-workers"
+            with harness.serving(flag, str(processes), other, "1", "--seal-keys", keys) as server:
+                port = server.ports[door]
+                if generator == "h2load":
+                    rates = [
+                        harness.h2load_rate(door, port, message, answer, args.clients, args.seconds)
+                        for _ in range(args.rounds)
+                    ]
+                else:
+                    rates = [
+                        harness.process_rate(door, port, request, args.clients, args.seconds)
+                        for _ in range(args.rounds)
+                    ]
+                results[door][processes] = statistics.median(rates)
+                pids = server.door_pids(door)
+                memory[f"{door} x{processes}"] = [round(harness.rss_mib(p), 1) for p in pids]
+    load_after = harness.load_average()
+
+    report: dict[str, Any] = {
+        "load": [load_before, load_after],
+        "cores": len(os.sched_getaffinity(0)),
+        "clients": args.clients,
+        "load_generator": generator,
+        "calls_per_s": results,
+        "ratio": {d: round(r[2] / r[1], 2) for d, r in results.items()},
+        "rss_mib": memory,
+    }
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    clients = "h2load connections" if generator == "h2load" else "Python client processes"
+    print(f"{harness.load_line(load_before, load_after)}; "
+          f"{report['cores']} cores; {args.clients} {clients}")  # fmt: skip
+    for door, by in results.items():
+        ratio = by[2] / by[1]
+        verdict = "PASS" if ratio >= SERVERS_TARGET else "FAIL"
+        print(
+            f"{door}: one process {by[1]:.0f} calls/s, two {by[2]:.0f} calls/s: "
+            f"{ratio:.2f}x (target >= {SERVERS_TARGET}): {verdict}"
+        )
+    for name, sizes in memory.items():
+        print(f"{name} processes RSS MiB: {', '.join(map(str, sizes))}")
+    return 0
+
+
+# --------------------------------------------------------------------------- workers
+
+NEW_GAME = json.dumps({"ruleset": "one_arm_joe", "players": 3, "seed": "bench"}).encode()
+
+
+def _server_inodes(port: int) -> dict[int, int]:
+    """Remote port -> socket inode, for connections accepted on local ``port``."""
+    out = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                local, remote, inode = fields[1], fields[2], int(fields[9])
+                if int(local.rsplit(":", 1)[1], 16) == port and inode:
+                    out[int(remote.rsplit(":", 1)[1], 16)] = inode
+    return out
+
+
+def owners(port: int, client_ports: list[int], workers: list[int]) -> dict[int, int]:
+    """Client port -> the worker pid holding the server side of that connection."""
+    inodes = _server_inodes(port)
+    holder = {}
+    for pid in workers:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if target.startswith("socket:["):
+                        holder[int(target[8:-1])] = pid
+    return {p: holder.get(inodes.get(p, -1), 0) for p in client_ports}
+
+
+def workers(args: argparse.Namespace) -> int:
+    """How the REST door spreads load over its workers, and how it stands slow clients.
+
+    Starts ``domino-rules serve`` (``--grpc-workers 1 --http-workers N``), then, by
+    default:
+
+    - **balance**: opens ``--connections`` keep-alive connections (16), each driven by its
+      own thread sending ``POST /v1/games`` back to back for ``--seconds`` (5), and prints
+      how many requests each gunicorn worker served. The worker holding each connection
+      is found from ``/proc`` (the server side of the connection is a socket that only
+      that worker has open), so the server needs no instrumentation.
+
+    With ``--slow-clients``:
+
+    - **slow clients**: opens 200 idle connections, 8 that send half a request head and 8
+      that send a head and part of a body, then times ``--probes`` requests (50) from
+      fresh connections and prints the worst and median latency, then how long the
+      server took to close the idle and the stuck connections.
+
+    Every loop is bounded in count and time.
+    """
+    flags = ("--grpc-workers", "1", "--http-workers", str(args.http_workers))
+    with harness.serving(*flags, stderr="devnull") as server:
+        if args.slow_clients:
+            _slow_clients(args, server.http_port)
+        else:
+            _balance(args, server)
+    return 0
+
+
+def _balance(args: argparse.Namespace, server: harness.Served) -> None:
+    port = server.http_port
+    stop = time.monotonic() + args.seconds
+    counts: dict[int, int] = {}
+    connections = [
+        http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(args.connections)
+    ]
+    for connection in connections:
+        connection.connect()
+    time.sleep(0.3)  # let the workers accept them all
+    client_ports = [c.sock.getsockname()[1] for c in connections]
+    gunicorn = sorted(p for door in server.door_processes("rest") for p in harness.children(door))
+    holder = owners(port, client_ports, gunicorn)
+
+    def drive(index: int, connection: http.client.HTTPConnection) -> None:
+        done = 0
+        while time.monotonic() < stop:
+            connection.request("POST", "/v1/games", body=NEW_GAME)
+            response = connection.getresponse()
+            response.read()
+            if response.status != 200:
+                raise SystemExit(f"unexpected status {response.status}")
+            done += 1
+        counts[index] = done
+
+    threads = [threading.Thread(target=drive, args=(i, c)) for i, c in enumerate(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    per_worker: dict[int, list[int]] = {pid: [0, 0] for pid in gunicorn}
+    for index, client_port in enumerate(client_ports):
+        pid = holder[client_port]
+        per_worker.setdefault(pid, [0, 0])
+        per_worker[pid][0] += 1
+        per_worker[pid][1] += counts.get(index, 0)
+    for connection in connections:
+        connection.close()
+    print(
+        f"{args.connections} keep-alive connections, {args.http_workers} REST workers, "
+        f"{args.seconds:g} s of POST /v1/games"
+    )
+    print(f"{'worker pid':>10} {'connections':>12} {'requests':>9}")
+    for pid, (held, served) in sorted(per_worker.items()):
+        print(f"{pid or 'unknown':>10} {held:>12} {served:>9}")
+    served_counts = [served for _, served in per_worker.values()]
+    if len(served_counts) >= 2 and min(served_counts):
+        print(f"busiest / least busy: {max(served_counts) / min(served_counts):.2f}")
+    else:
+        print("busiest / least busy: a worker served nothing")
+
+
+def _slow_clients(args: argparse.Namespace, port: int) -> None:
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(200)]
+    stuck = []
+    for _ in range(8):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(b"POST /v1/games HTTP/1.1\r\nHost: x\r\n")
+        stuck.append(sock)
+    for _ in range(8):
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.sendall(b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+        stuck.append(sock)
+    time.sleep(0.5)
+    started = time.monotonic()
+    latencies = []
+    for _ in range(args.probes):
+        begin = time.monotonic()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("POST", "/v1/games", body=NEW_GAME)
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        latencies.append(time.monotonic() - begin)
+    print("200 idle connections, 8 stuck in the head, 8 stuck in the body")
+    print(
+        f"{args.probes} requests from new connections: worst {max(latencies) * 1000:.1f} ms, "
+        f"median {statistics.median(latencies) * 1000:.1f} ms"
+    )
+
+    def closed_after(sock: socket.socket) -> float:
+        sock.settimeout(max(0.1, 60 - (time.monotonic() - started)))
+        with contextlib.suppress(OSError):
+            while sock.recv(65536):
+                pass
+        return time.monotonic() - started
+
+    idle_closed = [closed_after(s) for s in idle]
+    stuck_closed = [closed_after(s) for s in stuck]
+    print(f"idle connections closed by the server after {max(idle_closed):.1f} s at most")
+    print(f"stuck connections closed by the server after {max(stuck_closed):.1f} s at most")
+    for sock in idle + stuck:
+        sock.close()
+
+
+# --------------------------------------------------------------------------- grpc-flood
+
+
+def grpc_flood(args: argparse.Namespace) -> int:
+    """Memory of a gRPC process of ``domino-rules serve`` through a flood of large calls.
+
+    Starts ``domino-rules serve --grpc-workers 1 --http-workers 1`` (extra flags after
+    ``--`` are passed on, e.g. ``--grpc-max-calls 100000`` to see the flood without the
+    limit), reads the resident memory (``VmRSS``) of its gRPC process, then sends
+    ``--calls`` (2,000) ``GetLegalMoves`` calls whose state token is ``--kib`` (900) KiB,
+    ``--at-once`` (500) at a time on one channel. Each is refused (``BAD_STATE_TOKEN``: a
+    token is at most 64 KiB), or refused at once with ``RESOURCE_EXHAUSTED`` past the
+    concurrent-call limit. Prints the answers by status code and the memory before, at
+    the peak (sampled every 10 ms), right after, and ``--settle`` (5) seconds after the
+    flood.
+    """
+    flags = ("--grpc-workers", "1", "--http-workers", "1", *args.flags)
+    with harness.serving(*flags, stderr="devnull") as server:
+        (pid,) = server.door_processes("grpc")
+        before = harness.rss_mib(pid)
+        peak = before
+        sampling = True
+
+        def sample() -> None:  # every 10 ms while the flood lasts
+            nonlocal peak
+            while sampling:
+                peak = max(peak, harness.rss_mib(pid))
+                time.sleep(0.01)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        request = pb.GetLegalMovesRequest(state=os.urandom(args.kib * 1024))
+        codes: collections.Counter[str] = collections.Counter()
+        started = time.monotonic()
+        with grpc.insecure_channel(
+            f"127.0.0.1:{server.grpc_port}",
+            options=[("grpc.max_send_message_length", 64 * 1024 * 1024)],
+        ) as channel:
+            stub = pb_grpc.DominoRulesStub(channel)  # type: ignore[no-untyped-call]
+            sent = 0
+            while sent < args.calls:
+                batch = min(args.at_once, args.calls - sent)
+                calls = [stub.GetLegalMoves.future(request, timeout=120) for _ in range(batch)]
+                for call in calls:
+                    try:
+                        call.result()
+                        codes["OK"] += 1
+                    except grpc.RpcError as error:
+                        codes[error.code().name] += 1
+                sent += batch
+        elapsed = time.monotonic() - started
+        sampling = False
+        sampler.join()
+        after = harness.rss_mib(pid)
+        time.sleep(args.settle)
+        settled = harness.rss_mib(pid)
+    print(
+        f"{args.calls} calls of {args.kib} KiB, {args.at_once} at a time, "
+        f"in {elapsed:.1f} s; serve flags: {' '.join(args.flags) or '(defaults)'}"
+    )
+    print("answers: " + ", ".join(f"{code} {count}" for code, count in sorted(codes.items())))
+    print(
+        f"gRPC process RSS: {before:.0f} MiB before, {peak:.0f} MiB at the peak, "
+        f"{after:.0f} MiB right after, {settled:.0f} MiB {args.settle:g} s later"
+    )
+    return 0
+
+
+# --------------------------------------------------------------------------- main
+
+MODES: dict[str, Callable[[argparse.Namespace], int]] = {
+    "cpu": cpu,
+    "floor": floor,
+    "servers": servers,
+    "workers": workers,
+    "grpc-flood": grpc_flood,
+}
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        description=(__doc__ or "").split("\n\n")[0],
+        epilog="Each mode's options: python bench/doors.py MODE --help",
+    )
+    modes = top.add_subparsers(dest="mode", metavar="MODE", required=True)
+
+    def mode(name: str) -> argparse.ArgumentParser:
+        doc = inspect.cleandoc(MODES[name].__doc__ or "")
+        summary, _, details = doc.partition("\n\n")
+        return modes.add_parser(
+            name,
+            help=summary,
+            description=f"{summary}\n\n{details}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    one = mode("cpu")
+    one.add_argument("--seconds", type=float, default=2.0, help="per measurement")
+    one.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
+    one.add_argument("--clients", type=int, nargs="+", default=[1, 8])
+    one.add_argument("--grpc-workers", default="1")
+    one.add_argument("--http-workers", default="1")
+    one.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    one = mode("floor")
+    one.add_argument("--seconds", type=float, default=1.5, help="per measurement")
+    one.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
+    one.add_argument("--clients", type=int, nargs="+", default=[1, 8])
+    one.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    one.add_argument(
+        "--serve", nargs=3, metavar=("DOOR", "ANSWERS", "FILE"), help=argparse.SUPPRESS
+    )
+
+    one = mode("servers")
+    one.add_argument("--seconds", type=float, default=5.0)
+    one.add_argument("--clients", type=int, default=8)
+    one.add_argument("--rounds", type=int, default=3, help="rounds per arrangement (medians)")
+    one.add_argument(
+        "--python-clients",
+        action="store_true",
+        help="load from Python client processes, even if h2load is installed",
+    )
+    one.add_argument("--json", action="store_true")
+
+    one = mode("workers")
+    one.add_argument("--http-workers", type=int, default=2)
+    one.add_argument("--connections", type=int, default=16)
+    one.add_argument("--seconds", type=float, default=5.0)
+    one.add_argument("--slow-clients", action="store_true")
+    one.add_argument("--probes", type=int, default=50)
+
+    one = mode("grpc-flood")
+    one.add_argument("--calls", type=int, default=2000)
+    one.add_argument("--at-once", type=int, default=500)
+    one.add_argument("--kib", type=int, default=900)
+    one.add_argument("--settle", type=float, default=5.0)
+    one.add_argument("flags", nargs="*", help="more flags for serve (after --)")
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+        argv = ["cpu", *argv]  # without a mode, the request path
+    args = parser().parse_args(argv)
+    return MODES[args.mode](args)
 
 
 if __name__ == "__main__":
