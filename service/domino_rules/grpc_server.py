@@ -24,7 +24,6 @@ import ctypes
 import logging
 import os
 import signal
-import socket
 import threading
 from collections.abc import Callable
 from concurrent import futures
@@ -42,7 +41,7 @@ from grpc_status import rpc_status
 from . import metrics, observability, tracing
 from .admission import deadline_scope
 from .api import ApiError, RulesService, to_status
-from .lifecycle import settle_heap, wait_for_drain
+from .lifecycle import settle_heap, stop_listening, wait_for_drain
 from .v1 import domino_rules_pb2 as pb
 
 if TYPE_CHECKING:
@@ -55,7 +54,6 @@ __all__ = [
     "build_door",
     "create_server",
     "serve_process",
-    "stop_listening",
 ]
 
 log = logging.getLogger(__name__)
@@ -277,42 +275,6 @@ def create_server(
         max_concurrent_rpcs=max_concurrent_rpcs,
     )
     return door.server, door.port
-
-
-def stop_listening(port: int) -> int:
-    """Stop this process's listening sockets on ``port`` taking connections, leaving the
-    connections already open as they are; how many it stopped.
-
-    gRPC has no call for that (``server.stop`` also ends the open connections), so the
-    listener is shut down from outside: a ``shutdown(2)`` on a duplicate of its
-    descriptor takes the socket itself out of the listening state. Connections not yet
-    accepted are reset, and new ones refused, which a client or a balancer retries
-    elsewhere, as no byte of a call has been sent; gRPC then logs once that its
-    acceptor closed."""
-    stopped = 0
-    for name in os.listdir("/proc/self/fd"):
-        try:
-            fd = os.dup(int(name))
-        except OSError:  # already gone
-            continue
-        try:
-            sock = socket.socket(fileno=fd)
-        except OSError:  # not a socket
-            os.close(fd)
-            continue
-        try:
-            if (
-                sock.type == socket.SOCK_STREAM
-                and sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
-                and sock.getsockname()[1] == port
-            ):
-                sock.shutdown(socket.SHUT_RDWR)
-                stopped += 1
-        except (OSError, IndexError, TypeError):
-            pass
-        finally:
-            sock.close()  # the duplicate only
-    return stopped
 
 
 def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) -> int:

@@ -34,8 +34,10 @@ import os
 import select
 import shutil
 import signal
+import socket
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 
 __all__ = [
@@ -86,6 +88,118 @@ def settle_heap() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_THRESHOLD, 50, 100)
+
+
+#: How long a listener waits for the connections in its accept queue to be taken before
+#: it stops listening.
+QUEUE_WAIT = 1.0
+_SO_ATTACH_FILTER = 26  # Linux, <asm-generic/socket.h>
+_TCP_INFO_BACKLOG = 24  # offset of tcpi_unacked: a listener's accept queue length
+
+
+class _SockFilter(ctypes.Structure):
+    _fields_ = (
+        ("code", ctypes.c_uint16),
+        ("jt", ctypes.c_uint8),
+        ("jf", ctypes.c_uint8),
+        ("k", ctypes.c_uint32),
+    )
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = (
+        ("len", ctypes.c_uint16),
+        ("filter", ctypes.POINTER(_SockFilter)),
+    )
+
+
+#: A classic BPF program for a TCP listener: drop a segment with SYN and not ACK (a new
+#: connection's first segment), keep every other.
+_DROP_SYN = (
+    _SockFilter(0x30, 0, 0, 13),  # ldb [13]: the TCP header's flags
+    _SockFilter(0x54, 0, 0, 0x12),  # and #(SYN|ACK)
+    _SockFilter(0x15, 0, 1, 0x02),  # jeq #SYN: drop, else keep
+    _SockFilter(0x06, 0, 0, 0),  # ret #0: drop
+    _SockFilter(0x06, 0, 0, 0xFFFFFFFF),  # ret #-1: keep it whole
+)
+
+
+def _listeners(port: int) -> list[socket.socket]:
+    """Duplicates of this process's TCP listening sockets on ``port``."""
+    found = []
+    seen: set[int] = set()  # socket inodes: a descriptor and its duplicates, once
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            inode = os.fstat(int(name)).st_ino
+            if inode in seen:
+                continue  # one of ours, or another descriptor of a socket found
+            fd = os.dup(int(name))
+        except OSError:  # already gone
+            continue
+        try:
+            sock = socket.socket(fileno=fd)
+        except OSError:  # not a socket
+            os.close(fd)
+            continue
+        try:
+            listening = (
+                sock.type == socket.SOCK_STREAM
+                and sock.family in (socket.AF_INET, socket.AF_INET6)
+                and sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)
+                and sock.getsockname()[1] == port
+            )
+        except OSError:
+            listening = False
+        if listening:
+            seen.add(inode)
+            found.append(sock)
+        else:
+            sock.close()
+    return found
+
+
+def _queued(sock: socket.socket) -> int:
+    """Connections in a listener's accept queue, not yet taken by the server."""
+    info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+    return int.from_bytes(info[_TCP_INFO_BACKLOG : _TCP_INFO_BACKLOG + 4], sys.byteorder)
+
+
+def stop_listening(port: int, queue_wait: float = QUEUE_WAIT) -> int:
+    """Stop this process's listening sockets on ``port`` taking connections, leaving the
+    connections already open as they are; how many it stopped. Linux only.
+
+    For a server that has no call for it (gRPC's ``server.stop`` also ends the open
+    connections), from outside, on duplicates of the listeners' descriptors, in three
+    steps, so that no connection the server was sent is lost:
+
+    1. a socket filter drops every new connection's first segment (SYN), so that no
+       handshake begins; a client tries again a second later and is then refused;
+    2. the connections already in the accept queue are left for the server to take (at
+       most ``queue_wait`` seconds);
+    3. ``shutdown(2)`` takes each socket out of the listening state: new connections are
+       refused, which a client or balancer retries elsewhere, as no byte of a call has
+       been sent (the server may log that its acceptor closed).
+
+    A connection refused or dropped this way never reached the server; one that a
+    shutdown with a non-empty queue resets may have sent a request, hence step 2.
+    """
+    sockets = _listeners(port)
+    program = (_SockFilter * len(_DROP_SYN))(*_DROP_SYN)
+    fprog = _SockFprog(len(_DROP_SYN), program)
+    try:
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, _SO_ATTACH_FILTER, bytes(fprog))
+        deadline = time.monotonic() + queue_wait
+        while time.monotonic() < deadline and any(_queued(s) for s in sockets):
+            time.sleep(0.001)
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        return len(sockets)
+    finally:
+        for sock in sockets:
+            sock.close()  # the duplicates only
 
 
 def draining(fd: int | None) -> bool:

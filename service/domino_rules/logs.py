@@ -309,7 +309,7 @@ _NATIVE_LEVELS = {b"I": "INFO", b"W": "WARNING", b"E": "ERROR", b"F": "CRITICAL"
 
 
 #: Lines of the C core that the service itself causes, as what they mean: when a drain
-#: begins, the gRPC door shuts its listener down (``grpc_server.stop_listening``), and
+#: begins, the gRPC door shuts its listener down (``lifecycle.stop_listening``), and
 #: the core reports that its acceptor failed.
 _EXPECTED_NATIVE = {
     b"Closing acceptor. Failed accept4: Invalid argument": (
