@@ -84,10 +84,12 @@ class Reason(enum.StrEnum):
     REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE"
     #: DEADLINE_EXCEEDED (REST 408): the request did not arrive whole in time.
     REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
-    #: UNAVAILABLE (gRPC): the server is draining; retry on another replica.
-    SERVER_STOPPING = "SERVER_STOPPING"
     #: NOT_FOUND (REST 404): no such path (a wrong base URL).
     NOT_FOUND = "NOT_FOUND"
+    #: UNIMPLEMENTED (REST 405): a method the path does not take.
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    #: NOT_FOUND (REST 404): ``/readyz?service=`` a name health checking does not know.
+    SERVICE_UNKNOWN = "SERVICE_UNKNOWN"
     #: INTERNAL (500): a bug in the service; report it with ``error.request_id``.
     INTERNAL = "INTERNAL"
 
