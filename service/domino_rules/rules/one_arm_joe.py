@@ -23,6 +23,10 @@ Decisions where RULES.md leaves a case open (each has a test):
 * The hand ends as soon as it is blocked, checked after every move, also right after a
   draw that emptied the boneyard. Its ``end`` is ``DOMINOED`` when a player laid their
   last tile, otherwise ``BLOCKED`` ``[OAJ-8]``.
+* A match played to ``target_score`` that no seat has reached after hand 1,000
+  (``MAX_HANDS``) ends there, ``MATCH_OVER`` on the totals as they stand: no table plays
+  that long, and a bound on the hands is what bounds the work of opening a token
+  (``tests/api/test_bounded_refusal.py`` plays such a match to its end).
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 

@@ -5,7 +5,10 @@ end of seed 000, as decided by RULES.md ``[TD-1]``..``[TD-10]``.
 
 Options (``TsairDengOptions``): ``tile_set`` (``CHINESE`` default, ``DOUBLE_SIX``),
 ``must_play_if_able`` (default false), ``hands`` (1..1000, default 4), ``target_score``
-(0..100000, default 0: play ``hands`` hands).
+(0..100000, default 0: play ``hands`` hands). A match played to ``target_score`` that no
+seat has reached after hand 1,000 (``MAX_HANDS``, as many as ``hands`` allows) ends
+there, on the totals as they stand: a bound on the hands is what bounds the work of
+opening a token.
 
 The deal: the set in ascending order is shuffled with label ``deal/<hand>/0``; seat 0
 takes the first ``k`` tiles, seat 1 the next ``k``, and so on (``k`` is 16, 10 or 8 with
