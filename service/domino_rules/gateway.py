@@ -35,7 +35,7 @@ gevent was the other candidate: it also holds idle and stalled connections at no
 cost, but it monkey-patches the standard library in every worker and brings a C
 dependency, and its timeouts would still have to be written by hand. With this worker,
 200 idle connections and 8 stalled ones leave other clients answered in milliseconds
-(``bench/doors_workers.py --slow-clients``; ``tests/api/test_slow_clients.py``).
+(``bench/doors.py workers --slow-clients``; ``tests/api/test_slow_clients.py``).
 
 Why workers share connections evenly
 ------------------------------------
@@ -45,7 +45,7 @@ of keep-alive connections one worker took all 16 while the other idled. Each wor
 publishes its open connections on a small board in shared memory (:class:`Board`) and
 accepts only while it has at most one more than the least loaded live worker; a worker
 held back looks again every 20 ms. Connections then stay within one or two of even
-(``bench/doors_workers.py`` prints requests per worker).
+(``bench/doors.py workers`` prints requests per worker).
 
 Errors the HTTP parser finds (a bad request line, headers too long or too many, a bad
 chunk) are answered in the service's JSON (``{code, message, details}``) with one access

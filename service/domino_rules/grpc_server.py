@@ -72,7 +72,7 @@ TRIM_EVERY = 2.0
 def _malloc_trim() -> Callable[[], object]:
     """glibc's ``malloc_trim(0)``, or a no-op elsewhere. A flood of large calls leaves
     the heap full of freed blocks that glibc keeps; trimming every few seconds gives
-    them back (``bench/grpc_flood.py``: 50 MiB 5 s after a flood instead of 100-200)."""
+    them back (``bench/doors.py grpc-flood``: 50 MiB 5 s after a flood instead of 100-200)."""
     try:
         function = ctypes.CDLL(None).malloc_trim
     except (AttributeError, OSError):

@@ -70,7 +70,7 @@ BACKLOG = 1024
 #: defaults those blocks end up in per-thread arenas and under a raised mmap threshold,
 #: and a flood leaves the process hundreds of MiB larger for good. Two arenas and a
 #: fixed 128 KiB mmap threshold (large blocks go back to the system when freed) keep a
-#: gRPC process within tens of MiB of its start (``bench/grpc_flood.py``).
+#: gRPC process within tens of MiB of its start (``bench/doors.py grpc-flood``).
 MALLOC_TUNING = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "131072"}
 
 
