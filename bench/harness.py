@@ -13,8 +13,8 @@ bench's own, the load generators, the positions they send, and timing helpers.
   :func:`child_server`): a door built as serve builds it, given a :class:`Settings`
   the bench chose (``bench/doors.py floor``).
 - **positions**: :func:`mid_hand_request` (an ApplyMove of a legal move in the middle
-  of a hand), :func:`mid_hand_requests`, :func:`lines_of_play`, and :func:`play_out`
-  (seeded random playouts in process).
+  of a hand), :func:`mid_hand_requests`, :func:`lines_of_play`; seeded random playouts
+  in process are the rules core's own (:mod:`domino_rules.rules.playout`).
 - **load generators**: :func:`grpc_calls`, :func:`rest_calls` and :func:`measure`
   (client threads, with the server CPU per call); :func:`raw_grpc` and
   :func:`rest_body` (the cheapest call a client process can make);
@@ -35,7 +35,6 @@ import http.client
 import json
 import multiprocessing
 import os
-import random
 import re
 import shutil
 import signal
@@ -55,7 +54,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from domino_rules.rules import Event, Match, Move, Status  # noqa: E402
 
 if TYPE_CHECKING:
     import grpc
@@ -417,54 +415,6 @@ def lines_of_play(service: Any, requests: dict[str, pb.ApplyMoveRequest]) -> dic
             answer = service.ApplyMove(pb.ApplyMoveRequest(state=answer.state, move=legal.moves[0]))
         out[ruleset_id] = (state, moves)
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One move of a playout: the state before it, the move and the state after it."""
-
-    number: int  # 1 for the first move of the playout
-    before: Match[Any, Any]
-    move: Move
-    after: Match[Any, Any]
-    events: tuple[Event, ...]
-
-
-def match_over(match: Match[Any, Any]) -> bool:
-    return match.status is Status.MATCH_OVER
-
-
-def hand_over(match: Match[Any, Any]) -> bool:
-    """The end of the current hand (or of the match)."""
-    return match.status is not Status.IN_PROGRESS
-
-
-def play_out(
-    ruleset: Any,
-    match: Match[Any, Any],
-    chooser: random.Random,
-    *,
-    until: Callable[[Match[Any, Any]], bool] = match_over,
-    observe: Callable[[Step], None] | None = None,
-    max_moves: int = 50_000,
-) -> Match[Any, Any]:
-    """Apply moves drawn by ``chooser`` from the legal moves until ``until(match)``; the
-    last state. ``observe`` sees every step. Fails if a state that has not ended has no
-    legal move, or after ``max_moves`` moves."""
-    for number in range(1, max_moves + 1):
-        if until(match):
-            return match
-        legal = ruleset.legal_moves(match)
-        if not legal:
-            raise RuntimeError(f"no legal move, yet the playout has not ended: {match!r}")
-        move = chooser.choice(legal)
-        after, events = ruleset.apply(match, move)
-        if observe is not None:
-            observe(Step(number, match, move, after, events))
-        match = after
-    if until(match):
-        return match
-    raise RuntimeError(f"the playout has not ended after {max_moves} moves")
 
 
 # --------------------------------------------------------------------- load generators
