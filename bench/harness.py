@@ -14,7 +14,7 @@ bench's own, the load generators, the positions they send, and timing helpers.
   the bench chose (``bench/doors.py floor``).
 - **positions**: :func:`mid_hand_request` (an ApplyMove of a legal move in the middle
   of a hand), :func:`mid_hand_requests`, :func:`lines_of_play`; seeded random playouts
-  in process are the rules core's own (:mod:`domino_rules.rules.playout`).
+  in process are the rules core's own (:mod:`domino_rules.bots.playout`).
 - **load generators**: :func:`grpc_calls`, :func:`rest_calls` and :func:`measure`
   (client threads, with the server CPU per call); :func:`raw_grpc` and
   :func:`rest_body` (the cheapest call a client process can make);

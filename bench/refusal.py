@@ -58,11 +58,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.harness import interleaved, load_average, load_line, rss_mib, serving
 from domino_rules import packing, rules
 from domino_rules.api import ApiError, RulesService
+from domino_rules.bots.playout import play_out
 from domino_rules.codec import Game
 from domino_rules.lifecycle import settle_heap
 from domino_rules.rules import Event, EventKind, HandResult, Match, Status
 from domino_rules.rules.base import MAX_EVENTS, MAX_HANDS
-from domino_rules.rules.playout import play_out
 from domino_rules.tokens import KeyRing, TokenCodec
 
 GAME_ID = "ab" * 12

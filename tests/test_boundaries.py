@@ -29,6 +29,7 @@ RULES_MAY_IMPORT = frozenset(
         "__future__",
         "abc",
         "collections",
+        "contextlib",
         "dataclasses",
         "enum",
         "functools",

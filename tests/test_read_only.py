@@ -4,8 +4,8 @@ with exit status 2 and one line naming ``TMPDIR``.
 
 As root, with mount namespaces at hand (CI runs as root), ``serve`` runs in a namespace of
 its own (``unshare --mount``) where ``/`` is remounted read-only, as a container with
-``readOnlyRootFilesystem: true`` has it, with or without a writable ``tmpfs`` on ``/tmp``
-(the ``emptyDir`` of ``deploy/kubernetes``). Elsewhere, only the refusal of a ``TMPDIR``
+``readOnlyRootFilesystem: true`` has it, with or without ``/tmp`` left writable (the
+``emptyDir`` of ``deploy/kubernetes``). Elsewhere, only the refusal of a ``TMPDIR``
 that cannot be written is checked, on a directory without write permission.
 """
 
@@ -33,13 +33,20 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="mount namespaces and /proc are Linux's"
 )
 
-#: In the namespace: / read-only (this mount only: the rest of the machine is untouched),
-#: then the writable directories named as arguments before "--" get a tmpfs each.
+#: In the namespace: each directory named as an argument before "--" becomes a mount of
+#: its own (bound onto itself, contents and all: a checkout under /tmp stays in sight),
+#: read-only when named "ro:DIR", writable otherwise; then / is made read-only (this
+#: mount only: the rest of the machine is untouched).
 _NAMESPACE = """
 set -e
-mount -o remount,bind,ro /
-while [ "$1" != -- ]; do mount -t tmpfs -o size=32m,mode=1777 tmpfs "$1"; shift; done
+while [ "$1" != -- ]; do
+  dir="${1#ro:}"
+  mount --bind "$dir" "$dir"
+  if [ "$dir" != "$1" ]; then mount -o remount,bind,ro "$dir"; fi
+  shift
+done
 shift
+mount -o remount,bind,ro /
 exec "$@"
 """
 
@@ -112,7 +119,7 @@ def _refused(command: list[str], env: dict[str, str]) -> str:
 
 @needs_namespaces
 def test_a_read_only_root_with_a_writable_tmp_serves_and_stops_cleanly() -> None:
-    """/ read-only, /tmp a tmpfs (an emptyDir): both doors serve, /metrics adds up every
+    """/ read-only, /tmp writable (an emptyDir): both doors serve, /metrics adds up every
     process (their files are in /tmp), and a stop is clean."""
     process = subprocess.Popen(
         _serve_command(["/tmp"]),
@@ -150,7 +157,7 @@ def test_a_read_only_root_with_a_writable_tmp_serves_and_stops_cleanly() -> None
 @needs_namespaces
 @pytest.mark.parametrize("log_format", ["text", "json"])
 def test_a_read_only_root_without_a_writable_tmp_stops_with_one_line(log_format: str) -> None:
-    """/ read-only and no tmpfs anywhere, TMPDIR unset: status 2 and one line that names
+    """/ read-only and nothing left writable, TMPDIR unset: status 2 and one line that names
     TMPDIR, before any door starts (at --log-level debug a started door would log)."""
     err = _refused(_serve_command([]), _env(DOMINO_RULES_LOG_FORMAT=log_format))
     (line,) = err.splitlines()
@@ -174,7 +181,8 @@ def test_a_tmpdir_that_cannot_be_written_stops_serve_with_one_line(tmp_path: Pat
             pytest.skip("root writes anywhere: needs mount namespaces (unshare --mount)")
         directory.chmod(0o555)
     try:
-        err = _refused(_serve_command(["/tmp"]), _env(TMPDIR=str(directory)))
+        # /tmp writable (a fallback there would work), TMPDIR read-only
+        err = _refused(_serve_command(["/tmp", f"ro:{directory}"]), _env(TMPDIR=str(directory)))
     finally:
         directory.chmod(0o755)
     (line,) = err.splitlines()

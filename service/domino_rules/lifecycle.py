@@ -47,6 +47,8 @@ __all__ = [
     "end_with_parent",
     "forget_process_metrics",
     "metrics_directory",
+    "settle_heap",
+    "stop_listening",
     "temporary_directory",
     "wait_for_drain",
 ]

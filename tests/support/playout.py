@@ -1,7 +1,7 @@
-"""Random playouts in process: the rules core's own loop (:mod:`domino_rules.rules.playout`),
+"""Random playouts in process: the rules core's own loop (:mod:`domino_rules.bots.playout`),
 under the name the tests have always imported it by."""
 
-from domino_rules.rules.playout import (
+from domino_rules.bots.playout import (
     MAX_MOVES,
     AnyMatch,
     AnyRuleset,

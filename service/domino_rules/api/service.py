@@ -37,7 +37,7 @@ from ..v1 import domino_rules_pb2 as pb
 from .errors import ApiError, from_bot_error, from_rules_error
 from .minted import DEFAULT_BYTES, DEFAULT_SIZE, Minted
 
-__all__ = ["Game", "Observer", "RulesService", "new_seed"]
+__all__ = ["BotJob", "Game", "Observer", "RulesService", "new_seed"]
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Random playouts in process: seeded random legal moves until a match (or a hand) ends.
 
-The one loop the tests, the benchmarks and bot writers share: pure like the rest of the
-rules core (no I/O, no clock; the randomness is the caller's ``chooser``).
+The one loop the tests, the benchmarks and bot writers share: the uniform random player,
+pure like the bots (no I/O, no clock; the randomness is the caller's ``chooser``).
 
 >>> import random
 >>> from domino_rules import rules
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .base import Event, Match, Move, Ruleset, Status
+from ..rules import Event, Match, Move, Ruleset, Status
 
 __all__ = [
     "MAX_MOVES",
