@@ -142,22 +142,26 @@ def outlived(served: Served, door: str, processes: int, seconds: float) -> bool:
     return len(pids) == processes and all(lived(pid) > seconds for pid in pids)
 
 
-def accepted(port: int) -> int:
-    """How many TCP connections to local ``port`` a process has accepted: established,
-    and no longer only in the listen queue (a queued one has no socket inode yet)."""
-    count = 0
+def tcp_sockets(port: int) -> list[list[str]]:
+    """The rows of ``/proc/net/tcp`` and ``tcp6`` whose local port is ``port``, split into
+    fields (``[3]`` the state: ``0A`` listening, ``01`` established; ``[9]`` the inode)."""
+    rows = []
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table) as lines:
                 next(lines)
-                for line in lines:
-                    fields = line.split()
-                    local_port = int(fields[1].rsplit(":", 1)[1], 16)
-                    if local_port == port and fields[3] == "01" and fields[9] != "0":
-                        count += 1
+                rows += [
+                    f for f in map(str.split, lines) if int(f[1].rsplit(":", 1)[1], 16) == port
+                ]
         except OSError:
             continue
-    return count
+    return rows
+
+
+def accepted(port: int) -> int:
+    """How many TCP connections to local ``port`` a process has accepted: established,
+    and no longer only in the listen queue (a queued one has no socket inode yet)."""
+    return sum(1 for f in tcp_sockets(port) if f[3] == "01" and f[9] != "0")
 
 
 def door_processes(served: Served, door: str) -> list[int]:

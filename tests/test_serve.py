@@ -25,7 +25,7 @@ from domino_rules.supervisor import MIN_LIFETIME
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
-from .served import Served, children, door_processes, outlived, serving, start
+from .served import Served, children, door_processes, outlived, serving, start, tcp_sockets
 from .support.waiting import wait_until
 
 pytestmark = pytest.mark.skipif(
@@ -37,18 +37,7 @@ SERVICE = "domino_rules.v1.DominoRules"
 
 def _listening_sockets(port: int) -> int:
     """How many sockets listen on TCP ``port`` on this machine."""
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table) as lines:
-                next(lines)
-                for line in lines:
-                    fields = line.split()
-                    if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":
-                        count += 1
-        except OSError:
-            continue
-    return count
+    return sum(1 for fields in tcp_sockets(port) if fields[3] == "0A")
 
 
 def _health(port: int, service: str) -> int:
