@@ -11,7 +11,7 @@
 # BASE is any image with Python 3.11 or later as `python` on PATH, its venv module, and
 # the groupadd/useradd tools (Debian's python:3.11-slim by default; a mirror of it, or
 # one built in house). Settings come from the DOMINO_RULES_* environment variables
-# (service/domino_rules/settings.py). The HEALTHCHECK is an image setting that only the
+# (service/domino_rules/serving/settings.py). The HEALTHCHECK is an image setting that only the
 # docker format keeps: podman and buildah need `--format docker` (make image does so).
 # EXTRAS are the package's extras installed with it: otel (tracing, on when
 # OTEL_EXPORTER_OTLP_ENDPOINT is set) by default; --build-arg EXTRAS= for none. Every

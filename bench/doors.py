@@ -55,8 +55,8 @@ import grpc
 from bench import harness
 from bench.harness import Call
 from domino_rules.api import RulesService
-from domino_rules.settings import Settings
-from domino_rules.tokens import KeyRing, TokenCodec
+from domino_rules.serving.settings import Settings
+from domino_rules.state.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
@@ -252,8 +252,8 @@ def floor(args: argparse.Namespace) -> int:
     budget the target leaves for the rules can be read off.
 
     For each door it starts two servers built exactly as ``domino-rules serve`` builds
-    its doors (:func:`domino_rules.grpc_server.serve_process`,
-    :func:`domino_rules.gateway.run_gateway` under gunicorn with the gateway's worker;
+    its doors (:func:`domino_rules.doors.grpc_server.serve_process`,
+    :func:`domino_rules.doors.gateway.run_gateway` under gunicorn with the gateway's worker;
     one process, sealed tokens, access lines at INFO to a pipe the bench reads), which
     differ only in the service they are given:
 

@@ -58,7 +58,7 @@ if str(ROOT) not in sys.path:
 if TYPE_CHECKING:
     import grpc
 
-    from domino_rules.settings import Settings
+    from domino_rules.serving.settings import Settings
     from domino_rules.v1 import domino_rules_pb2 as pb
 
 # grpc, protobuf and the service's messages are imported where they are used: a bench
@@ -119,7 +119,7 @@ def door_processes(serve_pid: int, door: str) -> list[int]:
                 words = cmdline.read().split(b"\0")
         except OSError:
             continue
-        if b"domino_rules.child" in words and door.encode() in words:
+        if b"domino_rules.serving.child" in words and door.encode() in words:
             found.append(pid)
     return found
 
@@ -298,7 +298,7 @@ def serve_door(door: str, settings_class: type[Settings]) -> int:
     """Serve one door in this process, built as serve builds it, with settings of
     ``settings_class`` (from the environment); prints the port once it serves. For the
     child process of :func:`child_server`."""
-    from domino_rules import logs
+    from domino_rules.observability import logs
 
     # a port reserved as serve's supervisor reserves it: gRPC binds it too (SO_REUSEPORT),
     # gunicorn serves on this socket
@@ -317,10 +317,10 @@ def serve_door(door: str, settings_class: type[Settings]) -> int:
 
     threading.Thread(target=say_ready, daemon=True).start()
     if door == "grpc":
-        from domino_rules.grpc_server import serve_process
+        from domino_rules.doors.grpc_server import serve_process
 
         return serve_process(settings, ready_fd=ready_write, drain_fd=None)
-    from domino_rules.gateway import run_gateway
+    from domino_rules.doors.gateway import run_gateway
 
     listener.listen(1024)
     return run_gateway(

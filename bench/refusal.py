@@ -56,14 +56,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import interleaved, load_average, load_line, rss_mib, serving
-from domino_rules import packing, rules
+from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.bots.playout import play_out
-from domino_rules.codec import Game
-from domino_rules.lifecycle import settle_heap
 from domino_rules.rules import Event, EventKind, HandResult, Match, Status
-from domino_rules.rules.base import MAX_EVENTS, MAX_HANDS
-from domino_rules.tokens import KeyRing, TokenCodec
+from domino_rules.rules.limits import MAX_EVENTS, MAX_HANDS
+from domino_rules.serving.lifecycle import settle_heap
+from domino_rules.state import packing
+from domino_rules.state.codec import Game
+from domino_rules.state.tokens import KeyRing, TokenCodec
 
 GAME_ID = "ab" * 12
 TARGET_MS = 5.0
@@ -241,7 +242,7 @@ def memory(calls: int, hands: int) -> dict[str, Any]:
     import requests
 
     from bench.harness import children
-    from domino_rules import codec as state_codec
+    from domino_rules.state import codec as state_codec
     from domino_rules.v1 import domino_rules_pb2 as pb
     from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 

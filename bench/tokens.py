@@ -34,8 +34,8 @@ from domino_rules import rules
 from domino_rules.api import RulesService
 from domino_rules.api.service import new_seed
 from domino_rules.bots.playout import Step, hand_over, play_out
-from domino_rules.codec import Game
-from domino_rules.tokens import KeyRing, TokenCodec
+from domino_rules.state.codec import Game
+from domino_rules.state.tokens import KeyRing, TokenCodec
 
 LONG_TARGET = 1024
 MID_HAND_TARGET = 400

@@ -2,7 +2,7 @@
 
 Reads ``proto/domino_rules/v1/domino_rules.proto`` (compiled with ``-I proto``, comments
 kept) and its ``google.api.http`` annotations, and writes
-``service/domino_rules/openapi/openapi.json`` (or ``--out FILE``). A test regenerates it
+``service/domino_rules/web/openapi/openapi.json`` (or ``--out FILE``). A test regenerates it
 into a temporary folder and fails when the committed document is stale.
 
 The schemas follow the proto3 JSON mapping exactly as the gateway speaks it
@@ -45,7 +45,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROTO = ROOT / "proto"
 SOURCE = "domino_rules/v1/domino_rules.proto"
 SERVICE = "DominoRules"
-OUTPUT = ROOT / "service" / "domino_rules" / "openapi" / "openapi.json"
+OUTPUT = ROOT / "service" / "domino_rules" / "web" / "openapi" / "openapi.json"
 
 JSON = "application/json"
 Schema = dict[str, Any]
@@ -279,8 +279,9 @@ def field_limits() -> dict[str, Schema]:
     """What the service accepts of each field beyond its proto type, from the rules
     themselves: ``"Message.field"`` -> keywords added to the field's schema (in requests,
     and in answers where they hold too)."""
-    from domino_rules import codec, rules  # the package beside this script, installed
+    from domino_rules import rules  # the package beside this script, installed
     from domino_rules.api.service import MAX_SEED_CHARS
+    from domino_rules.state import codec
 
     rulesets = rules.all_rulesets()
     lowest = min(r.min_players for r in rulesets)

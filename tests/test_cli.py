@@ -15,9 +15,9 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from domino_rules import supervisor
-from domino_rules.settings import SettingError, Settings
-from domino_rules.tokens import KeyRing
+from domino_rules.serving import supervisor
+from domino_rules.serving.settings import SettingError, Settings
+from domino_rules.state.tokens import KeyRing
 
 from .served import SERVE, kill_group, popen, start
 

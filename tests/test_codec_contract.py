@@ -2,7 +2,7 @@
 
 The codec copies core values into messages by field name. A core field with no message
 field would silently vanish from every answer, so it is an error
-(:class:`~domino_rules.codec.ContractError`) unless :data:`codec.NOT_IN_MESSAGES` says
+(:class:`~domino_rules.state.codec.ContractError`) unless :data:`codec.NOT_IN_MESSAGES` says
 why it stays private. These tests walk every ruleset's table and the shared types.
 """
 
@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from google.protobuf.descriptor import Descriptor
 
-from domino_rules import codec, rules
+from domino_rules import rules
 from domino_rules.rules import Event, HandResult, Move, View
+from domino_rules.state import codec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 

@@ -21,12 +21,13 @@ from typing import Any
 
 import pytest
 
-from domino_rules import codec, packing, rules
+from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
-from domino_rules.rules import HandEnd, HandResult, Status, base
-from domino_rules.rules.base import MAX_HAND_POINTS, MAX_TOTAL
+from domino_rules.rules import HandEnd, HandResult, Status, consistency
 from domino_rules.rules.errors import InvalidStateError
-from domino_rules.tokens import TokenCodec
+from domino_rules.rules.limits import MAX_HAND_POINTS, MAX_TOTAL
+from domino_rules.state import codec, packing
+from domino_rules.state.tokens import TokenCodec
 
 from .support.forgery import set_field
 from .support.playout import play_out
@@ -112,7 +113,7 @@ def test_whatever_the_bytes_the_unpacker_builds_values_of_their_declared_types(
     """What ``typed=True`` relies on: payloads with random bytes changed, inserted or
     removed either unpack to a match whose every value has its declared type, or are
     refused (``PackError``)."""
-    type_ok = base._match_type_ok(ruleset.options_type, ruleset.hand_state_type)
+    type_ok = consistency._match_type_ok(ruleset.options_type, ruleset.hand_state_type)
     chooser = random.Random(ruleset.id)
     unpacked = 0
     for match in states(ruleset, "types")[:12]:
@@ -148,7 +149,7 @@ def test_decoding_skips_the_type_walk_and_nothing_else(monkeypatch: pytest.Monke
     ruleset = rules.get("tsair_deng")
     match = states(ruleset, "walk")[-2]
     token = SERVICE.encode(codec.Game(ruleset, match, GAME_ID, 3))
-    monkeypatch.setattr(base, "_match_type_ok", no_walk)
+    monkeypatch.setattr(consistency, "_match_type_ok", no_walk)
     assert SERVICE.decode(token).match == match
     result = match.history[0]
     forged = set_field(match, "history", (set_field(result, "winners", (3, 1)), *match.history[1:]))
@@ -195,12 +196,12 @@ def test_the_history_checked_by_columns_agrees_with_the_check_hand_by_hand(
         candidates.append((big,) * (MAX_TOTAL // MAX_HAND_POINTS + 1))  # totals past MAX_TOTAL
         for candidate in candidates:
             try:
-                ruleset._explain_history(candidate, players)
+                consistency._explain_history(ruleset, candidate, players)
             except InvalidStateError:
                 explained = False
             else:
                 explained = True
-            assert ruleset._history_ok(candidate, players) is explained, candidate
+            assert consistency._history_ok(ruleset, candidate, players) is explained, candidate
             checked += 1
             refused += not explained
     assert refused > checked // 2

@@ -21,9 +21,9 @@ import kubernetes_validate  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
 
-from domino_rules import supervisor
-from domino_rules.rest import HEALTH_SERVICES, QUIET_PATHS
-from domino_rules.settings import Settings
+from domino_rules.doors.rest import HEALTH_SERVICES, QUIET_PATHS
+from domino_rules.serving import supervisor
+from domino_rules.serving.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

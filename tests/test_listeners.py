@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from domino_rules.lifecycle import stop_listening
+from domino_rules.serving.lifecycle import stop_listening
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux sockets")
 

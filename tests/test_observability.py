@@ -36,10 +36,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import CollectorRegistry, Histogram
 from prometheus_client.parser import text_string_to_metric_families
 
-from domino_rules import logs, metrics, observability
 from domino_rules.api import ApiError, RulesService
-from domino_rules.rest import create_app
-from domino_rules.supervisor import MIN_LIFETIME
+from domino_rules.doors.rest import create_app
+from domino_rules.observability import calls, logs, metrics
+from domino_rules.serving.supervisor import MIN_LIFETIME
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
@@ -372,7 +372,7 @@ def test_metrics_outlive_a_dead_process_and_their_directory_goes_with_serve() ->
 _PARENT = """
 import subprocess, sys
 burn = subprocess.Popen(
-    [sys.executable, "-c", sys.argv[1], "domino_rules.child", "grpc"],
+    [sys.executable, "-c", sys.argv[1], "domino_rules.serving.child", "grpc"],
     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
 )
 burn.stdout.readline()
@@ -698,7 +698,7 @@ def test_json_logs_make_every_line_json_from_start_to_stop() -> None:
 
 _JSON_PROCESS = """
 import os, sys, threading, warnings
-from domino_rules import logs
+from domino_rules.observability import logs
 logs.relay_native_stderr()
 logs.configure("info", "json")
 warnings.warn("a warning at start-up")
@@ -793,17 +793,17 @@ def test_the_service_tells_its_observer_what_each_call_opens_and_seals() -> None
     service.observe(recorder)  # twice is once
     create_app(service=service)
     create_app(service=service)  # the door's own observer, once, after the first
-    assert service.observers == (recorder, observability.OBSERVER)
+    assert service.observers == (recorder, calls.OBSERVER)
     assert not {"decode", "encode"} & set(vars(service))
     game = service.NewGame(pb.NewGameRequest(ruleset="tiu_u", players=2, seed="observed"))
     assert seen == [("encoded", game.game_id, len(game.state))]
     seen.clear()
     legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=game.state))
-    call = observability.begin("grpc", "ApplyMove", None, None, counted=False)
+    call = calls.begin("grpc", "ApplyMove", None, None, counted=False)
     try:
         answer = service.ApplyMove(pb.ApplyMoveRequest(state=game.state, move=legal.moves[0]))
     finally:
-        observability.finish(call)
+        calls.finish(call)
     assert seen[1:] == [
         ("decoded", game.game_id, len(game.state)),
         ("encoded", game.game_id, len(answer.state)),
@@ -812,12 +812,12 @@ def test_the_service_tells_its_observer_what_each_call_opens_and_seals() -> None
     assert noted == ("tiu_u", game.game_id, 1, len(game.state), len(answer.state))
     assert call.match_over is False
     seen.clear()
-    call = observability.begin("grpc", "GetScore", None, None, counted=False)
+    call = calls.begin("grpc", "GetScore", None, None, counted=False)
     try:
         with pytest.raises(ApiError):
             service.GetScore(pb.GetScoreRequest(state=b"garbage"))
     finally:
-        observability.finish(call)
+        calls.finish(call)
     assert seen == [("decoded", None, 7)]  # a token that holds no game is still counted
     assert (call.token_in, call.ruleset, call.game_id) == (7, None, None)
 
@@ -844,9 +844,9 @@ def test_json_records_are_one_line_even_with_a_traceback() -> None:
     assert "\n" not in line
     data = json.loads(line)
     assert data["message"] == "a failure" and "ValueError: boom" in data["exception"]
-    call = observability.Call("rest", "NewGame", "id-1", "127.0.0.1", counted=True)
+    call = calls.Call("rest", "NewGame", "id-1", "127.0.0.1", counted=True)
     call.http_status, call.method, call.path = 200, "POST", "/v1/games"
-    structured = logging_record(observability.AccessLine(call, 0.0015))
+    structured = logging_record(calls.AccessLine(call, 0.0015))
     data = json.loads(formatter.format(structured))
     assert data["door"] == "rest" and data["duration_ms"] == 1.5 and "message" not in data
     text = logs.TextFormatter().format(structured)
@@ -862,11 +862,11 @@ def logging_record(message: object, exc_info: Any = None) -> logging.LogRecord:
 
 
 def test_request_ids() -> None:
-    assert observability.request_id("abc-DEF_1.2:3/4+5=6@7") == "abc-DEF_1.2:3/4+5=6@7"
+    assert calls.request_id("abc-DEF_1.2:3/4+5=6@7") == "abc-DEF_1.2:3/4+5=6@7"
     for bad in (None, "", "a b", "x" * 129, "é", "a\nb"):
-        made = observability.request_id(bad)
+        made = calls.request_id(bad)
         assert re.fullmatch(r"[0-9a-f]{32}", made), bad
-    assert observability.new_request_id() != observability.new_request_id()
+    assert calls.new_request_id() != calls.new_request_id()
 
 
 # ------------------------------------------------------------------ health
@@ -911,7 +911,8 @@ def test_without_an_endpoint_nothing_of_opentelemetry_is_imported() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
     script = """
 import sys
-from domino_rules import gateway, grpc_server, rest, tracing
+from domino_rules.doors import gateway, grpc_server, rest
+from domino_rules.observability import tracing
 from domino_rules.api import RulesService
 door = grpc_server.build_door("127.0.0.1:0", RulesService())
 app = rest.create_app(service=RulesService())
@@ -932,7 +933,7 @@ def test_an_endpoint_without_the_extra_warns_and_serves_untraced() -> None:
     script = """
 import sys
 sys.modules["opentelemetry"] = None  # as if the otel extra were not installed
-from domino_rules import tracing
+from domino_rules.observability import tracing
 assert tracing.enabled()
 assert tracing.instrument_grpc_server() is False
 assert tracing.instrument_grpc_server() is False  # warned once

@@ -1,4 +1,4 @@
-"""The OpenAPI document (service/domino_rules/openapi/openapi.json): fresh, valid, served,
+"""The OpenAPI document (service/domino_rules/web/openapi/openapi.json): fresh, valid, served,
 and true to what the gateway answers.
 
 - a fresh generation from proto/ (``proto/openapi.py``) gives the committed bytes;
@@ -33,14 +33,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from google.protobuf import descriptor as d
 
-from domino_rules import docs, rest
 from domino_rules.api import RulesService
 from domino_rules.api import errors as api_errors
+from domino_rules.doors import rest
 from domino_rules.rules import errors as rules_errors
 from domino_rules.v1 import domino_rules_pb2 as pb
+from domino_rules.web import docs
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-COMMITTED = ROOT / "service" / "domino_rules" / "openapi" / "openapi.json"
+COMMITTED = ROOT / "service" / "domino_rules" / "web" / "openapi" / "openapi.json"
 DOCUMENT: dict[str, Any] = json.loads(COMMITTED.read_text(encoding="utf-8"))
 SCHEMAS: dict[str, Any] = DOCUMENT["components"]["schemas"]
 SERVICE = pb.DESCRIPTOR.services_by_name["DominoRules"]
@@ -438,7 +439,7 @@ def test_the_document_and_the_page_ship_in_the_package() -> None:
     """A regular install (the container's) has them: setuptools package data names them."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["domino_rules"]
-    for name in ("openapi/openapi.json", "openapi/docs.html"):
+    for name in ("web/openapi/openapi.json", "web/openapi/docs.html"):
         assert (ROOT / "service" / "domino_rules" / name).is_file()
         assert any(fnmatch.fnmatch(name, p) for p in patterns), f"{name} is not package data"
 

@@ -13,9 +13,10 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from domino_rules import pbjson, rules
+from domino_rules import rules
 from domino_rules.api import RulesService
 from domino_rules.api.errors import ApiError, to_status
+from domino_rules.doors import pbjson
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 T = FieldDescriptor

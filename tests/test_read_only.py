@@ -24,8 +24,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from domino_rules.lifecycle import NoTemporaryDirectory, temporary_directory
-from domino_rules.tokens import KeyRing
+from domino_rules.serving.lifecycle import NoTemporaryDirectory, temporary_directory
+from domino_rules.state.tokens import KeyRing
 
 from .served import SERVE, Served, _Reader
 

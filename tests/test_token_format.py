@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
-from domino_rules import packing, rules
+from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.api.service import new_seed
-from domino_rules.codec import Game
-from domino_rules.tokens import FORMAT_VERSION, KeyRing, TokenCodec
+from domino_rules.state import packing
+from domino_rules.state.codec import Game
+from domino_rules.state.tokens import FORMAT_VERSION, KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from .golden import tokens as golden

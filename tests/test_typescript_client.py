@@ -37,7 +37,7 @@ from .support.servers import Servers
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "clients" / "typescript"
 PROTO = ROOT / "proto"
-DOCUMENT = ROOT / "service" / "domino_rules" / "openapi" / "openapi.json"
+DOCUMENT = ROOT / "service" / "domino_rules" / "web" / "openapi" / "openapi.json"
 NAME = "domino-rules-client"
 TIMEOUT = 300
 #: `<ruleset>: MATCH_OVER after <moves> moves, ..., moves from legal=L view=V suggest=S, then ...`

@@ -8,8 +8,8 @@ free port; the chosen ports are printed once both doors answer, one line each::
     REST listening on http://127.0.0.1:8080
 
 SIGTERM or SIGINT stops both gracefully. Flags override the environment variables of
-:mod:`domino_rules.settings`; a bad setting stops start-up with exit status 2 and one
-line on stderr. ``serve`` itself is a supervisor (:mod:`domino_rules.supervisor`) that
+:mod:`domino_rules.serving.settings`; a bad setting stops start-up with exit status 2 and one
+line on stderr. ``serve`` itself is a supervisor (:mod:`domino_rules.serving.supervisor`) that
 never loads gRPC. ``domino-rules keygen`` prints a new sealing key entry.
 """
 
@@ -19,9 +19,10 @@ import argparse
 import os
 import sys
 
-from . import __version__, logs
-from .settings import SettingError, Settings
-from .tokens import KeyRing
+from . import __version__
+from .observability import logs
+from .serving.settings import SettingError, Settings
+from .state.tokens import KeyRing
 
 __all__ = ["main"]
 
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         logs.fatal(str(exc))
         return 2
     logs.configure(settings.log_level, settings.log_format)
-    from .supervisor import serve
+    from .serving.supervisor import serve
 
     return serve(settings)
 

@@ -21,8 +21,8 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2
 from grpc_status import rpc_status
 
-from domino_rules import rest
 from domino_rules.api import ApiError, RulesService
+from domino_rules.doors import rest
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 

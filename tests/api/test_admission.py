@@ -23,8 +23,8 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from domino_rules.admission import Admission, DeadlinePassed, Overloaded, deadline_scope
 from domino_rules.api import ApiError, RulesService
+from domino_rules.api.admission import Admission, DeadlinePassed, Overloaded, deadline_scope
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 

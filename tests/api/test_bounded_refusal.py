@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from domino_rules import codec, packing, rules
+from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.rules import Event, EventKind, HandEnd, HandResult, Status
-from domino_rules.rules.base import MAX_EVENTS, MAX_HANDS
-from domino_rules.tokens import KeyRing, TokenCodec
+from domino_rules.rules.limits import MAX_EVENTS, MAX_HANDS
+from domino_rules.state import codec, packing
+from domino_rules.state.tokens import KeyRing, TokenCodec
 
 from ..support.forgery import set_field
 from ..support.playout import play_out

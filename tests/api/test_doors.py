@@ -6,7 +6,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2
 
-from domino_rules import rest
+from domino_rules.doors import rest
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from .doors import CallError, GrpcDoor, RestDoor

@@ -25,7 +25,8 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from domino_rules import rest, rules
+from domino_rules import rules
+from domino_rules.doors import rest
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from .doors import GrpcDoor, RestDoor

@@ -47,9 +47,9 @@ from google.protobuf.message import Message
 
 from domino_rules import rules
 from domino_rules.api import RulesService
-from domino_rules.codec import Game
 from domino_rules.rules import Event, EventKind, Status, Tile
-from domino_rules.tokens import KeyRing, TokenCodec
+from domino_rules.state.codec import Game
+from domino_rules.state.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from ..cases import cases_for

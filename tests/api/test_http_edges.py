@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from domino_rules import rest
+from domino_rules.doors import rest
 
 from ..served import Served, serving
 from ..support.waiting import wait_until

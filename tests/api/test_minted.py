@@ -12,8 +12,8 @@ import pytest
 from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.api.minted import Minted
-from domino_rules.codec import Game
-from domino_rules.tokens import KeyRing, TokenCodec
+from domino_rules.state.codec import Game
+from domino_rules.state.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 RULESET_IDS = [r.id for r in rules.all_rulesets()]

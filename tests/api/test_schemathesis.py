@@ -64,6 +64,22 @@ POSITIVE_STATUSES = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5x
 #: schemathesis's default, and the 504 that SuggestMove answers when the request's own
 #: deadline passes (checked by ``refused_only_beyond_the_schema``).
 SERVER_ERROR_STATUSES = ["2xx", "3xx", "4xx", "504"]
+#: schemathesis's default statuses for a schema-violating request, and the 413 that a body
+#: over the size limit gets (a string past its ``maxLength`` can make one).
+NEGATIVE_STATUSES = [
+    "400",
+    "401",
+    "403",
+    "404",
+    "406",
+    "409",
+    "413",
+    "415",
+    "422",
+    "428",
+    "429",
+    "5xx",
+]
 
 
 @schemathesis.check
@@ -119,6 +135,7 @@ def _schema(base_url: str, max_examples: int) -> Any:
     project.checks.update(included_check_names=["all"])
     project.checks.positive_data_acceptance.expected_statuses = POSITIVE_STATUSES
     project.checks.not_a_server_error.expected_statuses = SERVER_ERROR_STATUSES
+    project.checks.negative_data_rejection.expected_statuses = NEGATIVE_STATUSES
     project.generation.update(max_examples=max_examples, database="none")
     return schema
 

@@ -7,7 +7,7 @@ import base64
 import pytest
 
 from domino_rules.api import RulesService
-from domino_rules.tokens import KeyRing, TokenCodec
+from domino_rules.state.tokens import KeyRing, TokenCodec
 
 from ..support.servers import Serve
 from .doors import CallError, Door, GrpcDoor, RestDoor, b64

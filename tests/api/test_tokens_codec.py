@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from domino_rules import codec, rules
+from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
-from domino_rules.codec import Game
 from domino_rules.rules import Status
-from domino_rules.tokens import FORMAT_VERSION, KeyRing, TokenCodec, TokenError
+from domino_rules.state import codec
+from domino_rules.state.codec import Game
+from domino_rules.state.tokens import FORMAT_VERSION, KeyRing, TokenCodec, TokenError
 
 from ..cases import cases_for
 from ..support.playout import AnyMatch, Step, random_match

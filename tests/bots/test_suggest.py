@@ -4,14 +4,12 @@ seed, the same move for two states that give the seat the same view, and clear e
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import doctest
 import enum
 import inspect
 import itertools
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -336,47 +334,6 @@ def test_a_view_that_does_not_fit_the_options_is_refused() -> None:
         forged = dataclasses.replace(forged, legal_moves=legal * 2)
     with pytest.raises(BotError, match="does not fit"):
         suggest(ruleset, position.options, position.players, forged, Level.STRONG)
-
-
-# --------------------------------------------------------------------------- boundaries
-
-BOTS = Path(bots.__file__).parent
-#: What the bots may import besides the rules core: the pure standard library.
-BOTS_MAY_IMPORT = frozenset(
-    {
-        "__future__",
-        "abc",
-        "collections",
-        "dataclasses",
-        "enum",
-        "functools",
-        "hashlib",
-        "itertools",
-        "math",
-        "random",
-        "statistics",
-        "typing",
-    }
-)
-
-
-@pytest.mark.parametrize("path", sorted(BOTS.rglob("*.py")), ids=lambda p: p.name)
-def test_the_bots_import_only_the_rules_core_and_the_pure_standard_library(path: Path) -> None:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [(0, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            names = [(node.level, node.module or "")]
-        else:
-            continue
-        for level, name in names:
-            if level == 1:
-                continue  # inside bots/
-            if level == 2:
-                assert name == "rules" or name.startswith("rules."), f"{path.name}: ..{name}"
-                continue
-            assert level == 0 and name.split(".")[0] in BOTS_MAY_IMPORT, f"{path.name}: {name}"
 
 
 def test_the_levels_are_an_enum() -> None:

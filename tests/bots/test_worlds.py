@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from domino_rules import rules
-from domino_rules.bots.one_arm_joe import voids
-from domino_rules.bots.throw_up import layable, stuck_seats
-from domino_rules.bots.tiu_u import lake_before_pass
-from domino_rules.bots.tsair_deng import covered_chain
 from domino_rules.bots.worlds import NoWorldError, bot_for, fabricated_history, sample_world
+from domino_rules.games.one_arm_joe.bot import voids
+from domino_rules.games.throw_up.bot import layable, stuck_seats
+from domino_rules.games.tiu_u.bot import lake_before_pass
+from domino_rules.games.tiu_u.rules import matches
+from domino_rules.games.tsair_deng.bot import covered_chain
 from domino_rules.rules import EventKind, HandEnd, Match, Tile, View
-from domino_rules.rules.tiu_u import matches
 
 from .positions import SETUPS, Position, positions
 

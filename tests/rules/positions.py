@@ -14,11 +14,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domino_rules import rules
+from domino_rules.games.one_arm_joe.rules import OneArmJoeHandState, OneArmJoeOptions
+from domino_rules.games.throw_up.rules import LaidTile, ThrowUpHandState, ThrowUpOptions
+from domino_rules.games.tiu_u.rules import TiuUHandState, TiuUOptions
+from domino_rules.games.tsair_deng.rules import TsairDengHandState
 from domino_rules.rules import HandResult, Match, Ruleset, Status, Tile
-from domino_rules.rules.one_arm_joe import OneArmJoeHandState, OneArmJoeOptions
-from domino_rules.rules.throw_up import LaidTile, ThrowUpHandState, ThrowUpOptions
-from domino_rules.rules.tiu_u import TiuUHandState, TiuUOptions
-from domino_rules.rules.tsair_deng import TsairDengHandState
 
 __all__ = [
     "SEED",

@@ -22,6 +22,10 @@ from typing import Any
 import pytest
 
 from domino_rules import rules
+from domino_rules.games.one_arm_joe.rules import OneArmJoeHandState
+from domino_rules.games.throw_up.rules import ThrowUpHandState
+from domino_rules.games.tiu_u.rules import TiuUHandState
+from domino_rules.games.tsair_deng.rules import TsairDengHandState
 from domino_rules.rules import (
     End,
     Event,
@@ -43,11 +47,7 @@ from domino_rules.rules import (
     Tile,
     rng,
 )
-from domino_rules.rules.base import MAX_EVENTS, MAX_HANDS
-from domino_rules.rules.one_arm_joe import OneArmJoeHandState
-from domino_rules.rules.throw_up import ThrowUpHandState
-from domino_rules.rules.tiu_u import TiuUHandState
-from domino_rules.rules.tsair_deng import TsairDengHandState
+from domino_rules.rules.limits import MAX_EVENTS, MAX_HANDS
 
 from ..support.forgery import get_at, paths, set_at, set_field
 from ..support.playout import hand_over, play_out

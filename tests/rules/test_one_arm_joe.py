@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from domino_rules import rules
+from domino_rules.games.one_arm_joe.rules import OneArmJoeHandState, OneArmJoeOptions
 from domino_rules.rules import (
     Event,
     EventKind,
@@ -26,7 +27,6 @@ from domino_rules.rules import (
     Tile,
     rng,
 )
-from domino_rules.rules.one_arm_joe import OneArmJoeHandState, OneArmJoeOptions
 from domino_rules.rules.tiles import double_n
 
 from ..support.playout import play_out

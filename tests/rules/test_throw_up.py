@@ -10,21 +10,7 @@ from typing import Any
 
 import pytest
 
-from domino_rules.rules import rng
-from domino_rules.rules.base import (
-    End,
-    Event,
-    EventKind,
-    HandEnd,
-    HandResult,
-    Match,
-    Move,
-    MoveKind,
-    Status,
-)
-from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
-from domino_rules.rules.registry import get
-from domino_rules.rules.throw_up import (
+from domino_rules.games.throw_up.rules import (
     LaidTile,
     ThrowUp,
     ThrowUpHandState,
@@ -32,6 +18,12 @@ from domino_rules.rules.throw_up import (
     ThrowUpTable,
     qualifying_totals,
 )
+from domino_rules.rules import rng
+from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
+from domino_rules.rules.events import Event, EventKind
+from domino_rules.rules.match import HandEnd, HandResult, Match, Status
+from domino_rules.rules.moves import End, Move, MoveKind
+from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile, double_six_without_blank
 
 from . import positions

@@ -7,20 +7,7 @@ from collections import Counter
 
 import pytest
 
-from domino_rules.rules import registry, rng
-from domino_rules.rules.base import (
-    Event,
-    EventKind,
-    HandEnd,
-    HandResult,
-    Match,
-    Move,
-    MoveKind,
-    Status,
-)
-from domino_rules.rules.errors import IllegalMoveError, PlayerCountError
-from domino_rules.rules.tiles import CIVIL, MILITARY, Tile, two_chinese_sets
-from domino_rules.rules.tiu_u import (
+from domino_rules.games.tiu_u.rules import (
     Catch,
     RedSixes,
     TiuU,
@@ -28,6 +15,12 @@ from domino_rules.rules.tiu_u import (
     TiuUOptions,
     TiuUTable,
 )
+from domino_rules.rules import registry, rng
+from domino_rules.rules.errors import IllegalMoveError, PlayerCountError
+from domino_rules.rules.events import Event, EventKind
+from domino_rules.rules.match import HandEnd, HandResult, Match, Status
+from domino_rules.rules.moves import Move, MoveKind
+from domino_rules.rules.tiles import CIVIL, MILITARY, Tile, two_chinese_sets
 
 from ..support.playout import Step, play_out
 from .positions import dealt, order_of, tiles

@@ -10,21 +10,15 @@ from typing import Any
 
 import pytest
 
+from domino_rules.games.tsair_deng.rules import TileSet, TsairDengHandState, TsairDengOptions
 from domino_rules.rules import rng
-from domino_rules.rules.base import (
-    EventKind,
-    HandEnd,
-    HandResult,
-    Match,
-    Move,
-    MoveKind,
-    Status,
-    View,
-)
 from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
+from domino_rules.rules.events import EventKind
+from domino_rules.rules.match import HandEnd, HandResult, Match, Status
+from domino_rules.rules.moves import Move, MoveKind
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile
-from domino_rules.rules.tsair_deng import TileSet, TsairDengHandState, TsairDengOptions
+from domino_rules.rules.views import View
 
 from ..support.playout import Step, hand_over, play_out
 from . import positions

@@ -1,5 +1,6 @@
 """The real servers on 127.0.0.1, port 0: the gRPC server and the REST gateway of one
-:class:`RulesService`, as ``domino_rules.grpc_server`` and ``domino_rules.rest`` build them.
+:class:`RulesService`, as ``domino_rules.doors.grpc_server`` and
+``domino_rules.doors.rest`` build them.
 
 Tests get them through the fixtures of ``tests/conftest.py`` (``serve``, ``servers``).
 """
@@ -14,8 +15,8 @@ from dataclasses import dataclass
 from werkzeug.serving import make_server
 
 from domino_rules.api import RulesService
-from domino_rules.grpc_server import create_server
-from domino_rules.rest import create_app
+from domino_rules.doors.grpc_server import create_server
+from domino_rules.doors.rest import create_app
 
 __all__ = ["HOST", "Serve", "Servers", "serving"]
 

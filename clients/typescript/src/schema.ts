@@ -395,6 +395,44 @@ export interface components {
             description: string;
             /** @description the levels SuggestMove plays */
             bots: components["schemas"]["BotInfo"][];
+            /** @description the fewest match points win (else the most) */
+            low_wins: boolean;
+            /** @description how a client draws it */
+            drawing?: components["schemas"]["Drawing"];
+        };
+        /**
+         * @description How a client draws a ruleset. Every part reads the ruleset's own table message in a view
+         *     (the field of GetViewResponse named like the ruleset id) by field name, so a page that
+         *     draws from this names no ruleset: the playground (`GET /play`) draws every one this way.
+         */
+        Drawing: {
+            layout: components["schemas"]["Drawing.Layout"];
+            /** @description the table field holding the pip to match, if any */
+            open_field: string;
+            /** @description what a hand's count is, in words ("pips left") */
+            count_label: string;
+            seat_facts: components["schemas"]["Drawing.SeatFact"][];
+            move_labels: components["schemas"]["Drawing.MoveLabel"][];
+            /** @description unless an entry of faces_when holds */
+            faces: components["schemas"]["Drawing.Faces"];
+            /** @description the first that holds decides */
+            faces_when: components["schemas"]["Drawing.FacesWhen"][];
+        };
+        /** @description A number per seat shown beside it: `field` of the table (one number per seat). */
+        "Drawing.SeatFact": {
+            field: string;
+            label: string;
+        };
+        /** @description The label of a kind of move, where the plain one would mislead. */
+        "Drawing.MoveLabel": {
+            kind: components["schemas"]["MoveKind"];
+            label: string;
+        };
+        /** @description Tiles are painted `faces` when option `option` has `value` (as JSON would write it). */
+        "Drawing.FacesWhen": {
+            option: string;
+            value: string;
+            faces: components["schemas"]["Drawing.Faces"];
         };
         BotInfo: {
             level: components["schemas"]["BotLevel"];
@@ -857,6 +895,27 @@ export interface components {
          * @enum {string}
          */
         "TiuUOptions.RedSixes": "RED_SIXES_UNSPECIFIED" | "DOUBLE_SIX_ONLY" | "ALL_SIXES";
+        /**
+         * @description What the table looks like, and the table fields each kind reads.
+         *
+         *     - `LAYOUT_UNSPECIFIED`: no table of its own: the parts every view has
+         *     - `ARM`: one arm from a lead double: line, open_end, bonus_turn
+         *     - `PLACES`: numbered places, top tiles showing: places, played, open_pip, discards
+         *     - `LAKE`: a lake caught by matching totals: lake, piles, drawn, catches
+         *     - `LINE`: two open ends: line, left_end, right_end (and dice, round, qualifying)
+         * @enum {string}
+         */
+        "Drawing.Layout": "LAYOUT_UNSPECIFIED" | "ARM" | "PLACES" | "LAKE" | "LINE";
+        /**
+         * @description How tiles are painted.
+         *
+         *     - `FACES_UNSPECIFIED`: as PLAIN
+         *     - `PLAIN`: black pips
+         *     - `CHINESE`: ones and fours red, the double six half red
+         *     - `CHINESE_RED_SIXES`: CHINESE, and every six red
+         * @enum {string}
+         */
+        "Drawing.Faces": "FACES_UNSPECIFIED" | "PLAIN" | "CHINESE" | "CHINESE_RED_SIXES";
         /** @description An error, as grpc-gateway writes a `google.rpc.Status`. */
         "google.rpc.Status": {
             /** @description The `google.rpc.Code` number (3 INVALID_ARGUMENT, 9 FAILED_PRECONDITION, 10 ABORTED, ...). */

@@ -31,8 +31,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..codec import Game
 from ..rules import Event, EventKind, HandEnd, HandResult
+from ..state.codec import Game
 
 __all__ = ["DEFAULT_BYTES", "DEFAULT_SIZE", "Minted", "weight"]
 

@@ -27,13 +27,14 @@ from typing import Any, Protocol, TypeVar
 
 from google.rpc import code_pb2
 
-from .. import bots, codec, rules
-from ..admission import Admission, DeadlinePassed, Overloaded
-from ..codec import Game
+from .. import bots, rules
 from ..rules import Status, View, rng
 from ..rules.errors import GameOverError, NotYourTurnError, RulesError
-from ..tokens import TokenCodec, TokenError
+from ..state import codec
+from ..state.codec import Game
+from ..state.tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
+from .admission import Admission, DeadlinePassed, Overloaded
 from .errors import ApiError, from_bot_error, from_rules_error
 from .minted import DEFAULT_BYTES, DEFAULT_SIZE, Minted
 
@@ -90,7 +91,7 @@ class RulesService:
         """``minted``: how many of the games it sealed lately the service keeps, so that
         their tokens need not be opened again (:mod:`.minted`; 0: none), within
         ``minted_bytes`` bytes (an upper bound of what they hold). ``admission``:
-        the room SuggestMove's searches run in (:mod:`domino_rules.admission`; by default one search
+        the room SuggestMove's searches run in (:mod:`.admission`; by default one search
         at a time in the calling thread, two waiting). ``observer``: told of every token
         opened and sealed (:meth:`observe`)."""
         self.tokens = tokens or TokenCodec()
@@ -104,7 +105,7 @@ class RulesService:
         """Tell ``observer`` of every token this service opens and seals from now on
         (:class:`Observer`). Observing with the same observer twice is observing once;
         several observers are told in the order they were given. Each door gives its
-        own (:data:`domino_rules.observability.OBSERVER`) when it is built."""
+        own (:data:`domino_rules.observability.calls.OBSERVER`) when it is built."""
         if self._observer is None:
             self._observer = observer
         elif observer not in self.observers:

@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..rules import Match, Move, Ruleset, Status, Tile, View, get
+from ..rules import Match, Move, Ruleset, Status, Tile, View
 from ..rules.tiles import MAX_PIP, double_n, sorted_tiles
 
 __all__ = [
@@ -198,8 +198,8 @@ def _fill(
 class GameBot(abc.ABC):
     """The bot's knowledge of one ruleset (see the module docstring)."""
 
-    #: The ruleset this bot plays.
-    ruleset_id: ClassVar[str]
+    #: The GREEDY heuristic in a sentence, as the catalogue says it (``ListRulesets``).
+    greedy_text: ClassVar[str]
     #: A typical points margin at the end of a hand: the search breaks near-ties in the
     #: share of the win by the margin, in units of this.
     margin_scale: ClassVar[float]
@@ -225,8 +225,9 @@ class GameBot(abc.ABC):
         total grows by some ``points_a_hand`` a hand; 0 once a total has reached it."""
         return max(0.0, (target - max(totals)) / points_a_hand)
 
-    def __init__(self) -> None:
-        self.ruleset: Ruleset[Any, Any] = get(self.ruleset_id)
+    def __init__(self, ruleset: Ruleset[Any, Any]) -> None:
+        #: The ruleset this bot plays.
+        self.ruleset = ruleset
 
     @abc.abstractmethod
     def deal_world(

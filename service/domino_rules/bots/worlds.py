@@ -3,7 +3,7 @@
 A *world* is a :class:`~domino_rules.rules.Match` that gives the seat exactly the view
 it has (the same hand, the same public tiles, the same sizes, the same legal moves) and
 that :meth:`Ruleset.check_match` accepts. Its hidden tiles are dealt by the ruleset's
-game bot (:mod:`.one_arm_joe`, :mod:`.tsair_deng`, :mod:`.tiu_u`, :mod:`.throw_up`).
+game bot (the ``bot`` module of each game package, :mod:`domino_rules.games`).
 The rest of the match is built from public facts:
 
 * the seed is the bot's own (``bot-world-<64 random bits in hex>``, from the bot's
@@ -28,25 +28,22 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import HandResult, Match, Ruleset, Status, View
-from ..rules.base import MAX_HAND_POINTS
+from ..rules.limits import MAX_HAND_POINTS
 from .dealing import GameBot
-from .one_arm_joe import OneArmJoeBot
-from .throw_up import ThrowUpBot
-from .tiu_u import TiuUBot
-from .tsair_deng import TsairDengBot
 
 __all__ = [
     "WORLD_TRIES",
     "NoWorldError",
     "bot_for",
     "fabricated_history",
+    "register_bot",
     "sample_world",
     "world_sampler",
 ]
 
-_BOTS: dict[str, GameBot] = {
-    bot.ruleset_id: bot for bot in (OneArmJoeBot(), TsairDengBot(), TiuUBot(), ThrowUpBot())
-}
+#: The game bot of each ruleset, by id: filled by the catalogue (:mod:`domino_rules.games`)
+#: as it installs each game.
+_BOTS: dict[str, GameBot] = {}
 
 
 #: Times a world's deal is tried (with and without the inferences) before giving up.
@@ -58,6 +55,11 @@ class NoWorldError(ValueError):
     belong together. :func:`~.engine.suggest` raises it as the cause of a
     :class:`~.engine.MismatchError`; the service, whose views are of games the rules
     made, answers it as a bug (``INTERNAL``, ``BOT_FAILED``)."""
+
+
+def register_bot(bot: GameBot) -> None:
+    """Make ``bot`` the game bot of its ruleset (the catalogue does, at install)."""
+    _BOTS[bot.ruleset.id] = bot
 
 
 def bot_for(ruleset: Ruleset[Any, Any]) -> GameBot | None:

@@ -1,25 +1,12 @@
 """The rules core: pure game logic, no protobuf, no I/O, no clocks.
 
-Importing this package registers every ruleset.
+This package is the in-process library API: :func:`get` a ruleset by id, then its
+``make_options``, ``new_match``, ``legal_moves``, ``apply``, ``view`` and ``score``.
+Its modules are the kernel every game shares (moves, events, the match, views, options,
+the :class:`Ruleset` base and the check of a state from outside); the games themselves
+live in :mod:`domino_rules.games`, which importing this package installs.
 """
 
-from . import one_arm_joe, throw_up, tiu_u, tsair_deng  # noqa: F401  (each module registers its ruleset)
-from .base import (
-    End,
-    Event,
-    EventKind,
-    HandEnd,
-    HandResult,
-    HandState,
-    Match,
-    Move,
-    MoveKind,
-    OptionSpec,
-    Ruleset,
-    Score,
-    Status,
-    View,
-)
 from .errors import (
     GameOverError,
     IllegalMoveError,
@@ -32,8 +19,14 @@ from .errors import (
     RulesError,
     UnknownRulesetError,
 )
+from .events import Event, EventKind
+from .match import HandEnd, HandResult, HandState, Match, Status
+from .moves import End, Move, MoveKind
+from .options import OptionSpec
 from .registry import all_rulesets, get
+from .ruleset import Ruleset
 from .tiles import Tile
+from .views import Score, View
 
 __all__ = [
     "End",
@@ -64,3 +57,6 @@ __all__ = [
     "all_rulesets",
     "get",
 ]
+
+# last: each game's package imports the kernel above
+from .. import games as _games  # noqa: F401  (installs every game)

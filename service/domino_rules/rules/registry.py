@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Ruleset
 from .errors import UnknownRulesetError
+from .ruleset import Ruleset
 
 __all__ = ["all_rulesets", "get", "register"]
 

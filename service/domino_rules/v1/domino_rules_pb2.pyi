@@ -274,7 +274,7 @@ class ListRulesetsResponse(_message.Message):
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...
 
 class RulesetInfo(_message.Message):
-    __slots__ = ("id", "name", "min_players", "max_players", "players", "options", "source", "description", "bots")
+    __slots__ = ("id", "name", "min_players", "max_players", "players", "options", "source", "description", "bots", "low_wins", "drawing")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -284,6 +284,8 @@ class RulesetInfo(_message.Message):
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    LOW_WINS_FIELD_NUMBER: _ClassVar[int]
+    DRAWING_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     min_players: int
@@ -293,7 +295,72 @@ class RulesetInfo(_message.Message):
     source: str
     description: str
     bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., players: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., source: _Optional[str] = ..., description: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+    low_wins: bool
+    drawing: Drawing
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., players: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., source: _Optional[str] = ..., description: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ..., low_wins: _Optional[bool] = ..., drawing: _Optional[_Union[Drawing, _Mapping]] = ...) -> None: ...
+
+class Drawing(_message.Message):
+    __slots__ = ("layout", "open_field", "count_label", "seat_facts", "move_labels", "faces", "faces_when")
+    class Layout(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        LAYOUT_UNSPECIFIED: _ClassVar[Drawing.Layout]
+        ARM: _ClassVar[Drawing.Layout]
+        PLACES: _ClassVar[Drawing.Layout]
+        LAKE: _ClassVar[Drawing.Layout]
+        LINE: _ClassVar[Drawing.Layout]
+    LAYOUT_UNSPECIFIED: Drawing.Layout
+    ARM: Drawing.Layout
+    PLACES: Drawing.Layout
+    LAKE: Drawing.Layout
+    LINE: Drawing.Layout
+    class Faces(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        FACES_UNSPECIFIED: _ClassVar[Drawing.Faces]
+        PLAIN: _ClassVar[Drawing.Faces]
+        CHINESE: _ClassVar[Drawing.Faces]
+        CHINESE_RED_SIXES: _ClassVar[Drawing.Faces]
+    FACES_UNSPECIFIED: Drawing.Faces
+    PLAIN: Drawing.Faces
+    CHINESE: Drawing.Faces
+    CHINESE_RED_SIXES: Drawing.Faces
+    class SeatFact(_message.Message):
+        __slots__ = ("field", "label")
+        FIELD_FIELD_NUMBER: _ClassVar[int]
+        LABEL_FIELD_NUMBER: _ClassVar[int]
+        field: str
+        label: str
+        def __init__(self, field: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
+    class MoveLabel(_message.Message):
+        __slots__ = ("kind", "label")
+        KIND_FIELD_NUMBER: _ClassVar[int]
+        LABEL_FIELD_NUMBER: _ClassVar[int]
+        kind: MoveKind
+        label: str
+        def __init__(self, kind: _Optional[_Union[MoveKind, str]] = ..., label: _Optional[str] = ...) -> None: ...
+    class FacesWhen(_message.Message):
+        __slots__ = ("option", "value", "faces")
+        OPTION_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        FACES_FIELD_NUMBER: _ClassVar[int]
+        option: str
+        value: str
+        faces: Drawing.Faces
+        def __init__(self, option: _Optional[str] = ..., value: _Optional[str] = ..., faces: _Optional[_Union[Drawing.Faces, str]] = ...) -> None: ...
+    LAYOUT_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_FIELD_NUMBER: _ClassVar[int]
+    COUNT_LABEL_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FACTS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_LABELS_FIELD_NUMBER: _ClassVar[int]
+    FACES_FIELD_NUMBER: _ClassVar[int]
+    FACES_WHEN_FIELD_NUMBER: _ClassVar[int]
+    layout: Drawing.Layout
+    open_field: str
+    count_label: str
+    seat_facts: _containers.RepeatedCompositeFieldContainer[Drawing.SeatFact]
+    move_labels: _containers.RepeatedCompositeFieldContainer[Drawing.MoveLabel]
+    faces: Drawing.Faces
+    faces_when: _containers.RepeatedCompositeFieldContainer[Drawing.FacesWhen]
+    def __init__(self, layout: _Optional[_Union[Drawing.Layout, str]] = ..., open_field: _Optional[str] = ..., count_label: _Optional[str] = ..., seat_facts: _Optional[_Iterable[_Union[Drawing.SeatFact, _Mapping]]] = ..., move_labels: _Optional[_Iterable[_Union[Drawing.MoveLabel, _Mapping]]] = ..., faces: _Optional[_Union[Drawing.Faces, str]] = ..., faces_when: _Optional[_Iterable[_Union[Drawing.FacesWhen, _Mapping]]] = ...) -> None: ...
 
 class BotInfo(_message.Message):
     __slots__ = ("level", "description", "default_playouts", "max_playouts")

@@ -1,0 +1,356 @@
+"""The One Arm Joe bot: its sampled worlds and its GREEDY heuristic.
+
+**What the seat sees** (``OneArmJoeTable``): the arm (every tile laid, in order), the
+open end, the bonus turn and the leader; its own hand, every hand's size and the
+boneyard's size; the events of the last move, with other seats' drawn tiles hidden.
+
+**Sampling.** The hidden tiles are the set less the seat's hand and the arm. They are
+dealt at random into the other hands (their sizes as seen) and the boneyard (its size as
+seen, in random order: the boneyard is drawn from its front). What the rules let the seat
+infer is kept:
+
+* ``[OAJ-3]`` before the lead, the seat to act leads, so it holds the highest double
+  dealt: no other hand holds a higher double;
+* ``[OAJ-8]`` the hand goes on, so with an empty boneyard some hand holds a tile that
+  matches the open end;
+* ``[OAJ-7]`` a seat that drew in the last move had no tile matching the open end it
+  drew on, and the tiles it drew and kept did not match it either: its hand holds no
+  tile with that pip (the pip is the one the auto-played tile was laid on, or the open
+  end when the boneyard ran out); ``[OAJ-6]`` ``[OAJ-7]`` a seat that passed in the last
+  move holds no tile matching the open end.
+
+**Limits.** The view carries the last move's events only, so only the last mover's draw
+or pass is known; an earlier draw or pass (and the pips it rules out) is not. Nor does
+the view say which tiles a seat was dealt and which it drew, so "nobody was dealt a
+double higher than the lead" is not used after the lead. A ``voids`` field of the table
+would carry the rest (see the package docstring).
+
+**GREEDY** (``[OAJ-7]``: a player with matching tiles must play one of them; every other
+turn has one legal move). Among the matching tiles, the highest score of:
+
+* the tile's pips (a heavy tile shed is a heavy tile that cannot count against the seat
+  at the end, ``[OAJ-9]``);
+* a double, worth 1.5 tiles of the set's top pip when the seat can follow it on its bonus
+  turn ``[OAJ-6]`` (two tiles shed in one turn), half a top pip otherwise;
+* per tile left in the seat's hand that matches the new open end, a top pip (the seat
+  keeps a play), and per tile with that pip already on the arm, a third of one (the
+  fewer such tiles remain hidden, the likelier the next seat must draw, ``[OAJ-7]``);
+* per different pip left in the seat's hand, a sixth of a top pip (suits kept varied
+  match more open ends later).
+
+Rollouts play the same heuristic for every seat of a sampled world, from that seat's
+hand and the arm, on tile codes (:class:`_Playouts`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...bots.dealing import GameBot, Rollouts, deal_hands, hidden_pool
+from ...rules import EventKind, Match, Move, MoveKind, Tile, View
+from ...rules.tiles import MAX_PIP, double_n
+from .rules import OneArmJoeHandState, OneArmJoeOptions, OneArmJoeTable, Scoring, Tie
+
+__all__ = ["OneArmJoeBot", "play_key", "voids"]
+
+#: About the points a hand's winner scores (GREEDY against GREEDY, 2 players).
+_POINTS_A_HAND = 20.0
+
+
+def voids(view: View) -> dict[int, int]:
+    """Per seat, a pip the last move shows that seat holds no tile of (``[OAJ-6]``,
+    ``[OAJ-7]``): the pip it drew on, or the open end it passed on."""
+    table: OneArmJoeTable = view.table
+    out: dict[int, int] = {}
+    for event in view.events:
+        seat = event.seat
+        if seat is None or seat == view.seat:
+            continue
+        if event.kind is EventKind.AUTO_PLAY:
+            # [OAJ-7] drawn until a tile matched: it was laid on the pip the seat lacked
+            assert event.tile is not None and event.open_pip is not None
+            out[seat] = event.tile.other(event.open_pip)
+        elif event.kind in (EventKind.TURN_PASSED, EventKind.PASS) and table.open_end is not None:
+            # [OAJ-7] the boneyard ran out, or [OAJ-6] [OAJ-7] a pass: no matching tile
+            out[seat] = table.open_end
+    return out
+
+
+def play_key(
+    tile: Tile, hand: tuple[Tile, ...], open_end: int, line: tuple[Tile, ...], top: int
+) -> float:
+    """The GREEDY score of playing ``tile`` from ``hand`` on ``open_end`` (see the module
+    docstring); ``top`` is the set's highest pip."""
+    rest = list(hand)
+    rest.remove(tile)
+    new_end = tile.other(open_end)
+    follow = sum(1 for t in rest if t.high == new_end or t.low == new_end)
+    on_arm = sum(1 for t in line if t.high == new_end or t.low == new_end)
+    pips = {p for t in rest for p in (t.high, t.low)}
+    key = tile.pips + top * (follow + on_arm / 3 + len(pips) / 6)
+    if tile.is_double:
+        key += top * (1.5 if follow else 0.5)
+    return key
+
+
+class OneArmJoeBot(GameBot):
+    greedy_text = (
+        "of the matching tiles, the heaviest, a double when the seat can follow it, "
+        "keeping tiles that match the new end and pips of every kind"
+    )
+    margin_scale = 15.0
+    hand_spread = 27.0
+
+    def hands_after(
+        self, options: OneArmJoeOptions, players: int, hand_number: int, totals: list[int]
+    ) -> float:
+        target = options.target_score
+        if target <= 0:
+            return 0.0  # [OAJ-10] a single hand
+        # [OAJ-10] until a total reaches the target: the hand's winner scores some 20
+        return self.hands_to_target(target, totals, _POINTS_A_HAND)
+
+    def deal_world(
+        self,
+        view: View,
+        options: OneArmJoeOptions,
+        players: int,
+        rng: random.Random,
+        *,
+        infer: bool,
+    ) -> OneArmJoeHandState | None:
+        table: OneArmJoeTable = view.table
+        me = view.seat
+        assert me is not None
+        pool = hidden_pool(self.ruleset.full_set(options), view.hand, table.line)
+        lacking = voids(view) if infer else {}
+        top_double = -1
+        if not table.line:
+            # [OAJ-3] the seat to act leads: it holds the highest double dealt
+            top_double = max(t.code for t in view.hand if t.is_double)
+
+        def allows(seat: int) -> Any:
+            pip = lacking.get(seat)
+            if pip is None and top_double < 0:
+                return None
+            return lambda t: (
+                t.high != pip and t.low != pip and not (t.is_double and t.code > top_double >= 0)
+            )
+
+        open_end = table.open_end
+        accept = None
+        if view.stock == 0 and open_end is not None and not any(t.has(open_end) for t in view.hand):
+            # [OAJ-8] not blocked: somebody else can match the open end
+
+            def accept(parts: list[list[Tile]]) -> bool:
+                return any(t.has(open_end) for part in parts[:-1] for t in part)
+
+        dealt = deal_hands(view, players, pool, rng, allows, accept)
+        if dealt is None:
+            return None
+        hands, boneyard = dealt
+        return OneArmJoeHandState(
+            hands=hands,
+            boneyard=boneyard,
+            line=table.line,
+            open_end=open_end,
+            to_act=view.to_act if view.to_act is not None else me,
+            bonus=table.bonus_turn,
+            leader=table.leader,
+            dominoed=None,
+        )
+
+    def move_keys(self, view: View, options: OneArmJoeOptions) -> list[Any]:
+        table: OneArmJoeTable = view.table
+        return _keys(view.legal_moves, view.hand, table.open_end, table.line, options)
+
+    def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
+        state: OneArmJoeHandState = match.hand_state
+        hand = state.hands[state.to_act]
+        return _choose(legal, hand, state.open_end, state.line, match.options)
+
+    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
+        return _Playouts(match)
+
+
+def _keys(
+    legal: tuple[Move, ...],
+    hand: tuple[Tile, ...],
+    open_end: int | None,
+    line: tuple[Tile, ...],
+    options: OneArmJoeOptions,
+) -> list[float]:
+    if open_end is None:
+        return [0.0] * len(legal)  # the lead of the highest double [OAJ-3]
+    top = options.set_max_pip
+    return [
+        play_key(move.tile, hand, open_end, line, top)
+        if move.kind is MoveKind.PLAY and move.tile is not None
+        else 0.0
+        for move in legal
+    ]
+
+
+def _choose(
+    legal: tuple[Move, ...],
+    hand: tuple[Tile, ...],
+    open_end: int | None,
+    line: tuple[Tile, ...],
+    options: OneArmJoeOptions,
+) -> Move:
+    if len(legal) == 1:
+        return legal[0]  # a forced move, or the lead of the highest double [OAJ-3]
+    keys = _keys(legal, hand, open_end, line, options)
+    return legal[max(range(len(legal)), key=lambda i: (keys[i], -i))]
+
+
+# --------------------------------------------------------------------------- playouts
+
+_PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
+
+
+#: Per tile code (every set up to double-eighteen): the high half, the low half, the pips
+#: and the halves as a bit set.
+_ALL = double_n(MAX_PIP)
+_HIGH = tuple(t.high for t in _ALL)
+_LOW = tuple(t.low for t in _ALL)
+_PIPS = tuple(t.pips for t in _ALL)
+_HALVES = tuple(t.halves for t in _ALL)
+
+
+class _Playouts(Rollouts):
+    """One Arm Joe playouts on tile codes (see :class:`~.dealing.Rollouts`): the moves of
+    ``[OAJ-4]``..``[OAJ-8]`` as the rules core makes them, the GREEDY heuristic's choice
+    among them (:func:`play_key`, computed the same way; the first of equal scores in the
+    order of the legal moves), and the points of ``[OAJ-9]``."""
+
+    def __init__(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> None:
+        state, options = match.hand_state, match.options
+        self.options = options
+        self.players = match.players
+        self.hands = [[t.code for t in hand] for hand in state.hands]
+        self.boneyard = [t.code for t in state.boneyard]
+        self.arm = [0] * (MAX_PIP + 1)  # per pip, the tiles of the line that have it
+        for t in state.line:
+            self.arm[t.high] += 1
+            if not t.is_double:
+                self.arm[t.low] += 1
+        self.open_end = state.open_end
+        self.to_act = state.to_act
+        self.bonus = state.bonus
+
+    def play(self, move: Move) -> tuple[int, ...]:
+        options, players = self.options, self.players
+        top = options.set_max_pip
+        high_of, low_of, halves_of = _HIGH, _LOW, _HALVES
+        hands = [hand[:] for hand in self.hands]
+        boneyard, drawn_at, stock = self.boneyard, 0, len(self.boneyard)
+        arm = self.arm[:]
+        open_end, seat, bonus = self.open_end, self.to_act, self.bonus
+        dominoed = -1
+
+        def blocked() -> bool:
+            """[OAJ-8] nobody can match the open end."""
+            end = 1 << open_end if open_end is not None else 0
+            return not any(halves_of[t] & end for hand in hands for t in hand)
+
+        def lay(tile: int, extra: bool, drawn: bool = False) -> bool:
+            """``seat`` lays ``tile`` (from its hand, or ``drawn``) [OAJ-4]; a double earns
+            a bonus turn where ``extra`` [OAJ-5] [OAJ-6]; whether the hand is over
+            [OAJ-8]."""
+            nonlocal open_end, seat, bonus, dominoed
+            hand = hands[seat]
+            if not drawn:
+                hand.remove(tile)
+            high, low = high_of[tile], low_of[tile]
+            arm[high] += 1
+            if low != high:
+                arm[low] += 1
+            open_end = high if open_end is None or low == open_end else low
+            if not hand:
+                dominoed = seat
+                return True
+            over = drawn_at == stock and blocked()
+            if high == low and extra:
+                bonus = True
+            else:
+                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+            return over
+
+        def step(kind: MoveKind, tile: int) -> bool:
+            """Apply a move of the seat to act; whether the hand is over."""
+            nonlocal seat, bonus, drawn_at
+            if kind is _PLAY:
+                return lay(tile, open_end is not None or options.lead_double_bonus)
+            if kind is _PASS:
+                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+                return drawn_at == stock and blocked()
+            # [OAJ-7] draw until a tile matches; it is laid at once
+            assert open_end is not None
+            end = 1 << open_end
+            hand = hands[seat]
+            while drawn_at < stock:
+                tile = boneyard[drawn_at]
+                drawn_at += 1
+                if halves_of[tile] & end:
+                    return lay(tile, True, drawn=True)
+                hand.append(tile)
+            seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+            return blocked()
+
+        over = step(move.kind, move.tile.code if move.tile is not None else -1)
+        while not over:
+            hand = hands[seat]
+            if open_end is None:
+                # [OAJ-3] the lead of the highest double
+                over = step(_PLAY, max(t for t in hand if high_of[t] == low_of[t]))
+                continue
+            end = 1 << open_end
+            playable = sorted({t for t in hand if halves_of[t] & end})
+            if not playable:
+                over = step(_PASS if bonus or drawn_at == stock else _DRAW, -1)
+                continue
+            chosen = playable[0]
+            if len(playable) > 1:
+                # play_key of each, as the heuristic computes it: per pip, the tiles of
+                # the hand with it (the tile played has the new open end)
+                having = [0] * (top + 1)
+                for t in hand:
+                    having[high_of[t]] += 1
+                    if high_of[t] != low_of[t]:
+                        having[low_of[t]] += 1
+                kinds = sum(1 for n in having if n)
+                top_key = -1.0
+                for tile in playable:
+                    high, low = high_of[tile], low_of[tile]
+                    new_end = low if high == open_end else high
+                    follow = having[new_end] - 1
+                    # the different pips left once the tile is played
+                    left = kinds - (having[high] == 1) - (low != high and having[low] == 1)
+                    key = high + low + top * (follow + arm[new_end] / 3 + left / 6)
+                    if high == low:
+                        key += top * (1.5 if follow else 0.5)
+                    if key > top_key:
+                        chosen, top_key = tile, key
+            over = step(_PLAY, chosen)
+        return _points([[_PIPS[t] for t in hand] for hand in hands], dominoed, options)
+
+
+def _points(pips: list[list[int]], dominoed: int, options: OneArmJoeOptions) -> tuple[int, ...]:
+    """[OAJ-9] the points of a hand that is over (the pips of each hand's tiles), as
+    ``OneArmJoe.score_hand`` gives them."""
+    counts = [sum(hand) for hand in pips]
+    if dominoed >= 0:
+        winners = [dominoed]  # dominoing wins outright
+    else:
+        low = min(counts)
+        winners = [s for s, c in enumerate(counts) if c == low]
+    points = [0] * len(pips)
+    if len(winners) == 1 or options.tie is Tie.SHARED:
+        others = sum(counts) - sum(counts[s] for s in winners)
+        if others:  # everyone tied: nobody scores
+            minus_own = options.scoring is Scoring.OTHERS_MINUS_OWN
+            for s in winners:
+                points[s] = others - counts[s] if minus_own else others
+    return tuple(points)

@@ -1,0 +1,604 @@
+"""Tiu U (fishing): mate hand tiles and drawn tiles with the lake, two Chinese sets.
+
+Sources: seed 002, with Culin's account where the seed is garbled, as decided by
+RULES.md ``[TU-1]``..``[TU-10]``.
+
+Options (``TiuUOptions``): ``may_decline`` (default false: a player who can capture or
+pile must, ``[TU-5]``), ``red_sixes`` (``DOUBLE_SIX_ONLY`` default, ``ALL_SIXES``:
+which sixes are half red, ``[TU-9]``), ``hands`` (1..1000, default 1: hands in the
+match, ``[TU-10]``).
+
+The deal of hand ``h`` with ``P`` players (``[TU-2]``): the 64 tiles of two Chinese sets
+in ascending order (``two_chinese_sets()``) are shuffled with label ``deal/<h>/0``
+(``rng.shuffled(seed, "deal/<h>/0", two_chinese_sets())``), giving ``order[0..63]``.
+Stack ``i`` (``i = 0..15``) is ``order[4i : 4i+4]``. The lake is stacks 0..3, i.e.
+``order[0:16]``, face up. Each player takes ``k`` stacks (``k`` = 3, 2, 1 for 2, 3, 4
+players) from the other end: seat 0 takes the last ``k`` stacks, ``order[64-4k : 64]``;
+seat ``s`` takes ``order[64-4k(s+1) : 64-4ks]``. The woodpile is what remains,
+``order[16 : 64-4kP]``, drawn one tile at a time from the end the hands came from,
+highest index first: it is stored in draw order, ``order[64-4kP-1]`` first and
+``order[16]`` last. Hands and the lake are kept sorted (their order is no part of the
+game); a catch lists its tiles in the order they were taken. ``[TU-4]``: then each
+seat holding two ``[6-6]`` lays the pair into its catch (event ``PAIR_LAID``), two
+pairs with four. ``deal_from`` does all this from a given order, so a test can deal
+an exact position.
+
+Matching (``[TU-3]``): equal pip totals, and also ``[2-1]`` with ``[4-2]``. A turn is one
+move: the hand step (``CAPTURE`` a lake tile or a pile with a hand tile, ``PILE``, or
+``PASS``), then at once the draw step (``[TU-6]``). Only when the drawn tile has two or
+more different things to take does the same seat make a second move, ``CAPTURE_DRAWN``.
+
+Decisions where RULES.md leaves a case open (each has a test):
+
+* The hand step offers one ``CAPTURE`` per distinct (hand tile, target) pair, where the
+  target is a single lake tile the hand tile matches, or a piled tile when the hand tile
+  is identical to it (the fourth copy). A ``PILE`` is offered whenever ``[TU-7]`` allows
+  it, also when the player could capture instead: both are the hand step, so either
+  satisfies the duty to mate. ``PASS`` is legal only when no ``CAPTURE`` or ``PILE`` is
+  (under ``may_decline``, always). A player whose hand is empty has ``PASS`` as their
+  hand step, and still draws.
+* "The fourth copy is unseen" means: exactly two copies lie single in the lake (with
+  three there, the fourth is in the lake) and no catch holds a copy; the fourth is then
+  in a hand, the piler's own included, or in the woodpile. Only civil tiles (four copies)
+  can ever be piled.
+* Two identical lake tiles are one option, not two: a drawn tile whose only matches are
+  copies of one tile takes one of them at once. ``CAPTURE_DRAWN`` names the drawn tile
+  and the chosen target. A pile created in the hand step may be taken by the fourth
+  copy drawn in the same turn.
+* A drawn ``[6-6]`` is just a tile ( ``[TU-4]`` is about the deal; hands never grow
+  after it). A seat dealt three ``[6-6]`` lays one pair and keeps the third.
+* Events: ``CAPTURE`` has the capturing tile, the target and ``tiles`` = every tile that
+  went into the catch (the capturing tile first, then the tile or the three piled tiles
+  taken); ``REVEAL`` shows the drawn tile to all; ``CHOICE`` has the drawn tile and, in
+  ``tiles``, the distinct targets to choose from; ``PILE`` has the tile and ``tiles`` =
+  the three piled. Every tile in an event is face up on the table by then, so no event is
+  private; no hand tile or woodpile tile appears before it is played or revealed.
+* A hand's winners are the seats with the highest count; its points are the counts
+  themselves (the match adds them up, ``[TU-10]``); its settlement is each seat's net
+  payment of that hand. ``settlement`` of a match is the sum over finished hands (zeros
+  before the first ends). Its ``end`` is always ``WOODPILE_EXHAUSTED`` ``[TU-8]``.
+
+What a reachable hand state is (``check_hand_state``; everything else is refused):
+
+* Hands only shrink from the tiles dealt, and none holds two ``[6-6]`` (a pair is laid
+  out at the deal) ``[TU-2]`` ``[TU-4]``. The woodpile only shrinks from the tiles left
+  after the deal. The lake and the piles are in ascending order; a pile's tile has no
+  copy single in the lake, and there is one pile at most of a tile ``[TU-7]``.
+* A catch is a sequence of matching pairs: a ``[6-6]`` pair laid at the deal, a
+  capturing tile and the tile it took, or the fourth tile and a pile (two pairs of
+  identical tiles) ``[TU-3]`` ``[TU-7]``.
+* Hand ``h`` is led by seat ``(h - 1) % players`` ``[TU-5]``; every turn draws one tile, so
+  the seat to act is the leader plus the turns completed (tiles drawn, less the drawn tile
+  still to be resolved) ``[TU-6]``.
+* A drawn tile waiting for ``CAPTURE_DRAWN`` has a choice of two or more different things
+  to take ``[TU-6]``.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...rules.building import frozen_builder, hand_result, held_tiles, made_of
+from ...rules.checks import check_length, check_sorted, fail, require
+from ...rules.events import Event, EventKind
+from ...rules.match import HandEnd, HandResult, Match
+from ...rules.moves import Move, MoveKind
+from ...rules.options import option
+from ...rules.ruleset import Ruleset
+from ...rules.tiles import (
+    SUPREME_PAIR,
+    Tile,
+    distinct,
+    double_n,
+    insert_tile,
+    red_pips,
+    remove_tile,
+    sorted_tiles,
+    two_chinese_sets,
+)
+
+__all__ = [
+    "Catch",
+    "RedSixes",
+    "TiuU",
+    "TiuUHandState",
+    "TiuUOptions",
+    "TiuUTable",
+    "catch_count",
+    "matches",
+]
+
+STACK = 4
+LAKE_STACKS = 4
+#: [TU-2] stacks each player takes, by number of players
+STACKS_PER_PLAYER = {2: 3, 3: 2, 4: 1}
+#: [TU-9] a big fish has at least this many pips
+BIG_FISH = 8
+SIX_SIX = Tile(6, 6)  # the tile [6-6] (a double six is a set elsewhere)
+_SIX_SIX = SIX_SIX.code
+
+
+class RedSixes(enum.Enum):
+    DOUBLE_SIX_ONLY = "DOUBLE_SIX_ONLY"
+    ALL_SIXES = "ALL_SIXES"
+
+
+@dataclass(frozen=True, slots=True)
+class TiuUOptions:
+    may_decline: bool = option(
+        False, "PASS is always legal, even when the player could capture or pile [TU-5]"
+    )
+    red_sixes: RedSixes = option(
+        RedSixes.DOUBLE_SIX_ONLY,
+        "DOUBLE_SIX_ONLY: only [6-6]'s sixes are half red; ALL_SIXES: every 6 (Culin) [TU-9]",
+    )
+    hands: int = option(
+        1, "hands in the match; counts and settlements add up [TU-10]", minimum=1, maximum=1000
+    )
+
+
+@dataclass(frozen=True)
+class TiuUHandState:
+    hands: tuple[tuple[Tile, ...], ...]
+    woodpile: tuple[Tile, ...]  # in draw order: woodpile[0] is drawn next
+    lake: tuple[Tile, ...]  # single lake tiles, sorted
+    piles: tuple[Tile, ...]  # one entry per pile of three identical tiles, sorted
+    catches: tuple[tuple[Tile, ...], ...]  # per seat, in the order taken
+    to_act: int
+    leader: int
+    drawn: Tile | None = None  # the drawn tile while its capture is to be chosen
+
+
+#: ``TiuUHandState(*fields)``, every field given in order (:func:`frozen_builder`);
+#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+_state: Callable[..., TiuUHandState] = frozen_builder(TiuUHandState)
+_make_state = made_of(TiuUHandState)
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    tiles: tuple[Tile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TiuUTable:
+    """The lake, the piles and every catch: all face up."""
+
+    lake: tuple[Tile, ...]
+    piles: tuple[Tile, ...]
+    catches: tuple[Catch, ...]
+    catch_counts: tuple[int, ...]
+    drawn: Tile | None
+    leader: int
+
+
+def matches(a: Tile, b: Tile) -> bool:
+    """[TU-3] equal pip totals, and the supreme pair with each other.
+
+    >>> matches(Tile(2, 1), Tile(4, 2)), matches(Tile(2, 1), Tile(5, 1))
+    (True, False)
+    >>> [str(t) for t in (Tile(4, 2), Tile(5, 1), Tile(3, 3), Tile(2, 1)) if matches(Tile(4, 2), t)]
+    ['[4-2]', '[5-1]', '[3-3]', '[2-1]']
+    """
+    return a.pips == b.pips or (a.code, b.code) in _SUPREME
+
+
+#: [TU-3] the supreme pair, by tile codes, in either order.
+_SUPREME = frozenset(
+    {(SUPREME_PAIR[0].code, SUPREME_PAIR[1].code), (SUPREME_PAIR[1].code, SUPREME_PAIR[0].code)}
+)
+#: The other half of the supreme pair, by tile code.
+_PARTNER = {a: b for a, b in _SUPREME}
+
+
+def _pairs_match(caught: tuple[Tile, ...]) -> bool:
+    """Tiles 0 and 1 match, tiles 2 and 3, and so on ([TU-3])."""
+    for i in range(0, len(caught) - 1, 2):
+        a, b = caught[i], caught[i + 1]
+        if a.pips != b.pips and (a.code, b.code) not in _SUPREME:
+            return False
+    return True
+
+
+def catch_count(tiles: tuple[Tile, ...], red_sixes: RedSixes = RedSixes.DOUBLE_SIX_ONLY) -> int:
+    """[TU-9] big fish 2 per pip; small fish 1 per red pip, rounded up to tens.
+
+    >>> catch_count((Tile(6, 6), Tile(4, 1), Tile(4, 3), Tile(4, 2)))
+    44
+    """
+    all_sixes = red_sixes is RedSixes.ALL_SIXES
+    big = sum(2 * t.pips for t in tiles if t.pips >= BIG_FISH)
+    small = sum(red_pips(t, all_sixes=all_sixes) for t in tiles if t.pips < BIG_FISH)
+    return big + -(-small // 10) * 10
+
+
+def _drawn_options(state: TiuUHandState, tile: Tile) -> tuple[Tile, ...]:
+    """[TU-6] [TU-7] the distinct things a drawn tile can take: matching single lake
+    tiles, and the pile of its own kind (it is the fourth copy)."""
+    return _targets(state.lake, state.piles, tile)
+
+
+def _targets(lake: tuple[Tile, ...], piles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    """The distinct lake tiles ``tile`` matches [TU-3], and ``tile`` itself where it is piled
+    [TU-7], ascending (``sorted`` of the set)."""
+    pips, partner = tile.pips, _PARTNER.get(tile.code, -1)
+    found = {t.code: t for t in lake if t.pips == pips or t.code == partner}
+    code = tile.code
+    for piled in piles:
+        if piled.code == code:
+            found.setdefault(code, tile)
+            break
+    return tuple([found[c] for c in sorted(found)])
+
+
+# Moves and events are immutable values: the ones made on every move are made once, each
+# by one integer key (the cheapest to look up).
+
+_TILE_CODES = len(double_n(18))
+
+
+@functools.cache
+def _capture(key: int) -> Move:
+    """``Move(seat, CAPTURE, tile, target)`` by ``(seat * _TILE_CODES + code) * _TILE_CODES
+    + target code``."""
+    rest, target = divmod(key, _TILE_CODES)
+    seat, code = divmod(rest, _TILE_CODES)
+    return Move(seat, MoveKind.CAPTURE, Tile.from_code(code), Tile.from_code(target))
+
+
+@functools.cache
+def _seat_moves(seat: int) -> tuple[tuple[Move, ...], Move]:
+    """``PILE`` of each tile by code, and ``PASS``, for one seat."""
+    piles = tuple(Move(seat, MoveKind.PILE, Tile.from_code(c)) for c in range(_TILE_CODES))
+    return piles, Move(seat, MoveKind.PASS)
+
+
+@functools.cache
+def _revealed(key: int) -> Event:
+    """[TU-6] ``Event(REVEAL, seat, tile)``: the drawn tile shown to all; by ``seat *
+    _TILE_CODES + code``."""
+    seat, code = divmod(key, _TILE_CODES)
+    return Event(EventKind.REVEAL, seat=seat, tile=Tile.from_code(code))
+
+
+@functools.cache
+def _to_lake(key: int) -> Event:
+    seat, code = divmod(key, _TILE_CODES)
+    return Event(EventKind.TO_LAKE, seat=seat, tile=Tile.from_code(code))
+
+
+_PASSED = functools.cache(lambda seat: Event(EventKind.PASS, seat=seat))
+
+
+def _capture_into(
+    fields: dict[str, Any],
+    seat: int,
+    tile: Tile,
+    target: Tile,
+    events: list[Event],
+    *,
+    from_hand: bool,
+) -> None:
+    """``seat`` takes ``target`` with ``tile`` (from its hand, or drawn): ``fields`` are
+    those of the hand state, changed in place."""
+    if from_hand:
+        hands = list(fields["hands"])
+        hands[seat] = remove_tile(hands[seat], tile)
+        fields["hands"] = tuple(hands)
+    piles = fields["piles"]
+    code = target.code
+    if tile.code == code and any(piled.code == code for piled in piles):
+        # [TU-7] the fourth tile takes all three
+        fields["piles"] = remove_tile(piles, target)
+        taken: tuple[Tile, ...] = (target, target, target)
+    else:
+        fields["lake"] = remove_tile(fields["lake"], target)
+        taken = (target,)
+    caught = (tile, *taken)
+    events.append(Event(EventKind.CAPTURE, seat=seat, tile=tile, target=target, tiles=caught))
+    catches = list(fields["catches"])
+    catches[seat] += caught
+    fields["catches"] = tuple(catches)
+
+
+# members read on every move, as module constants (an Enum's class attribute is a slow
+# lookup)
+_CAPTURE, _CAPTURE_DRAWN, _PILE = MoveKind.CAPTURE, MoveKind.CAPTURE_DRAWN, MoveKind.PILE
+
+
+class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
+    id = "tiu_u"
+    name = "Tiu U (fishing)"
+    source = "RULES.md [TU-1]..[TU-10]; seed 002 (Tiu u), with Culin's account"
+    description = (
+        "Fishing with two Chinese sets: mate a hand tile with a lake tile of equal pips "
+        "([2-1] with [4-2]), then draw and mate or add to the lake; pile three alike for "
+        "the fourth; big fish score 2 per pip, small fish their red pips."
+    )
+    options_type = TiuUOptions
+    hand_state_type = TiuUHandState
+    table_type = TiuUTable
+    hand_ends = frozenset({HandEnd.WOODPILE_EXHAUSTED})
+    settles_hands = True
+
+    def full_set(self, options: TiuUOptions) -> tuple[Tile, ...]:
+        return two_chinese_sets()  # [TU-1]
+
+    def max_players(self, options: TiuUOptions) -> int:
+        return max(STACKS_PER_PLAYER)
+
+    # ---- the deal ----------------------------------------------------------------
+
+    def deal_from(
+        self, match: Match[TiuUOptions, Any], hand_number: int, order: tuple[Tile, ...]
+    ) -> tuple[TiuUHandState, tuple[Event, ...]]:
+        """Deal hand ``hand_number`` from the shuffled ``order`` (see the module docstring)."""
+        players = match.players
+        size = STACK * STACKS_PER_PLAYER[players]
+        top = len(order)
+        # [TU-2] the lake is the first four stacks; hands come from the other end
+        lake = sorted_tiles(order[: STACK * LAKE_STACKS])
+        hands = tuple(
+            [sorted_tiles(order[top - size * (s + 1) : top - size * s]) for s in range(players)]
+        )
+        woodpile = tuple(reversed(order[STACK * LAKE_STACKS : top - size * players]))
+        # [TU-5] seat 0 leads the first hand; each later hand starts one seat on
+        leader = (hand_number - 1) % players
+        events = [Event(EventKind.DEAL, count=size)]
+        catches: list[tuple[Tile, ...]] = []
+        laid_hands: list[tuple[Tile, ...]] = []
+        for seat, tiles in enumerate(hands):
+            caught: tuple[Tile, ...] = ()
+            # [TU-4] a pair of [6-6] is laid out at once; four make two pairs
+            while tiles.count(SIX_SIX) >= 2:
+                tiles = remove_tile(remove_tile(tiles, SIX_SIX), SIX_SIX)
+                caught += (SIX_SIX, SIX_SIX)
+                events.append(Event(EventKind.PAIR_LAID, seat=seat, tiles=(SIX_SIX, SIX_SIX)))
+            catches.append(caught)
+            laid_hands.append(tiles)
+        events.append(Event(EventKind.LEADER, seat=leader))
+        state = _state(tuple(laid_hands), woodpile, lake, (), tuple(catches), leader, leader, None)
+        return state, tuple(events)
+
+    # ---- play --------------------------------------------------------------------
+
+    def stock(self, state: TiuUHandState) -> int:
+        return len(state.woodpile)
+
+    def all_tiles(self, state: TiuUHandState) -> tuple[Tile, ...]:
+        drawn = (state.drawn,) if state.drawn is not None else ()
+        return (
+            held_tiles(state)
+            + state.lake
+            + tuple([t for t in state.piles for _ in range(3)])
+            + tuple([t for caught in state.catches for t in caught])
+            + state.woodpile
+            + drawn
+        )
+
+    def can_pile(self, state: TiuUHandState, tile: Tile) -> bool:
+        """[TU-7] ``tile`` (held by the seat to act) may pile with two identical lake tiles:
+        exactly two lie in the lake and no catch holds a copy, so the fourth is unseen."""
+        code = tile.code
+        return (
+            any(t.code == code for t in state.hands[state.to_act])
+            and sum(1 for t in state.lake if t.code == code) == 2
+            and not any(t.code == code for caught in state.catches for t in caught)
+        )
+
+    def hand_legal_moves(self, state: TiuUHandState, options: TiuUOptions) -> tuple[Move, ...]:
+        seat = state.to_act
+        drawn = state.drawn
+        if drawn is not None:
+            # [TU-6] the drawn tile must capture; the player chooses what
+            return tuple(
+                Move(seat, MoveKind.CAPTURE_DRAWN, drawn, target)
+                for target in _targets(state.lake, state.piles, drawn)
+            )
+        own = distinct(state.hands[seat])
+        # the single lake tiles by pips, and how many of each there are
+        by_pips: dict[int, list[int]] = {}
+        in_lake: dict[int, int] = {}
+        ascending, last = True, -1
+        for t in state.lake:
+            code = t.code
+            if code in in_lake:
+                in_lake[code] += 1
+            else:
+                in_lake[code] = 1
+                by_pips.setdefault(t.pips, []).append(code)
+            ascending = ascending and code >= last
+            last = code
+        piled = {t.code for t in state.piles}
+        moves: list[Move] = []
+        key = seat * _TILE_CODES
+        for tile in own:
+            code = tile.code
+            # [TU-5] [TU-3] capture a matching single lake tile
+            targets = by_pips.get(tile.pips, [])
+            partner = _PARTNER.get(code, -1)
+            if partner in in_lake or code in piled or not ascending:
+                targets = list(targets)
+                if partner in in_lake:
+                    targets.append(partner)
+                # [TU-7] a pile is taken only by its fourth, identical tile
+                if code in piled and code not in targets:
+                    targets.append(code)
+                targets.sort()
+            first = (key + code) * _TILE_CODES
+            moves += [_capture(first + target) for target in targets]
+        piles, passing = _seat_moves(seat)
+        caught: set[int] | None = None
+        for tile in own:
+            # [TU-7] exactly two identical tiles single in the lake and no copy caught
+            if in_lake.get(tile.code) == 2:
+                if caught is None:
+                    caught = {t.code for tiles in state.catches for t in tiles}
+                if tile.code not in caught:
+                    moves.append(piles[tile.code])
+        # [TU-5] a player who can mate must; may_decline makes passing always legal
+        if not moves or options.may_decline:
+            moves.append(passing)
+        return tuple(moves)
+
+    def hand_apply(
+        self, match: Match[TiuUOptions, TiuUHandState], move: Move
+    ) -> tuple[TiuUHandState, tuple[Event, ...]]:
+        state, seat, kind = match.hand_state, move.seat, move.kind
+        fields = state.__dict__.copy()  # fields_of(state)
+        following = seat + 1 if seat + 1 < match.players else 0
+        events: list[Event] = []
+        if kind is _CAPTURE_DRAWN:
+            assert move.tile is not None and move.target is not None
+            fields["drawn"] = None
+            _capture_into(fields, seat, move.tile, move.target, events, from_hand=False)
+            fields["to_act"] = following
+            return _make_state(fields), tuple(events)
+        # the hand step
+        if kind is _CAPTURE:
+            assert move.tile is not None and move.target is not None
+            _capture_into(fields, seat, move.tile, move.target, events, from_hand=True)
+        elif kind is _PILE:
+            assert move.tile is not None
+            tile = move.tile
+            # [TU-7] the hand tile and the two lake tiles become one pile
+            fields["lake"] = remove_tile(remove_tile(state.lake, tile), tile)
+            hands = list(state.hands)
+            hands[seat] = remove_tile(hands[seat], tile)
+            fields["hands"] = tuple(hands)
+            fields["piles"] = insert_tile(state.piles, tile)
+            events.append(Event(EventKind.PILE, seat=seat, tile=tile, tiles=(tile, tile, tile)))
+        else:  # PASS
+            events.append(_PASSED(seat))
+        # the draw step, in the same turn
+        woodpile = state.woodpile
+        if not woodpile:
+            fields["to_act"] = following
+            return _make_state(fields), tuple(events)
+        drawn = woodpile[0]
+        fields["woodpile"] = woodpile[1:]
+        # [TU-6] the top woodpile tile is shown to all
+        key = seat * _TILE_CODES + drawn.code
+        events.append(_revealed(key))
+        targets = _targets(fields["lake"], fields["piles"], drawn)
+        if not targets:
+            fields["lake"] = insert_tile(fields["lake"], drawn)
+            events.append(_to_lake(key))
+        elif len(targets) == 1:
+            _capture_into(fields, seat, drawn, targets[0], events, from_hand=False)
+        else:
+            # [TU-6] a choice of different tiles: the same seat chooses with CAPTURE_DRAWN
+            events.append(Event(EventKind.CHOICE, seat=seat, tile=drawn, tiles=targets))
+            fields["drawn"] = drawn
+            return _make_state(fields), tuple(events)
+        fields["to_act"] = following
+        return _make_state(fields), tuple(events)
+
+    def hand_over(self, state: TiuUHandState) -> bool:
+        # [TU-8] the woodpile is exhausted and the last draw resolved
+        return not state.woodpile and state.drawn is None
+
+    # ---- scoring -----------------------------------------------------------------
+
+    def counts(self, state: TiuUHandState, options: TiuUOptions) -> tuple[int, ...]:
+        """[TU-9] each seat's count; [TU-8] hands, lake and piles score for no one."""
+        return tuple(catch_count(caught, options.red_sixes) for caught in state.catches)
+
+    def score_hand(self, match: Match[TiuUOptions, TiuUHandState]) -> HandResult:
+        counts = self.counts(match.hand_state, match.options)
+        best = max(counts)
+        winners = tuple(s for s, c in enumerate(counts) if c == best)
+        # [TU-10] each highest count collects the difference from every lower player;
+        # equal highest counts pay each other nothing
+        settlement = [0] * match.players
+        for seat, count in enumerate(counts):
+            if seat in winners:
+                settlement[seat] = sum(best - c for c in counts)
+            else:
+                settlement[seat] = -(best - count) * len(winners)
+        # [TU-8] the hand ends when the woodpile is exhausted
+        return hand_result(counts, counts, winners, HandEnd.WOODPILE_EXHAUSTED, tuple(settlement))
+
+    def max_hands(self, options: TiuUOptions, players: int) -> int:
+        return options.hands  # [TU-10]
+
+    def match_over(self, match: Match[TiuUOptions, TiuUHandState]) -> bool:
+        # [TU-10] a match of `hands` hands
+        return len(match.history) >= match.options.hands
+
+    def settlement(self, match: Match[TiuUOptions, TiuUHandState]) -> tuple[int, ...] | None:
+        # [TU-10] each hand's settlement adds up
+        totals = [0] * match.players
+        for result in match.history:
+            for seat, net in enumerate(result.settlement):
+                totals[seat] += net
+        return tuple(totals)
+
+    def table(self, match: Match[TiuUOptions, TiuUHandState], seat: int | None) -> TiuUTable:
+        state = match.hand_state
+        return TiuUTable(
+            lake=state.lake,
+            piles=state.piles,
+            catches=tuple(Catch(caught) for caught in state.catches),
+            catch_counts=self.counts(state, match.options),
+            drawn=state.drawn,
+            leader=state.leader,
+        )
+
+    # ---- the check of a state from outside ------------------------------------------
+
+    def check_hand_state(self, match: Match[TiuUOptions, TiuUHandState]) -> None:
+        state, players = match.hand_state, match.players
+        full = len(self.full_set(match.options))
+        size = STACK * STACKS_PER_PLAYER[players]
+        # [TU-2] hands and the woodpile only shrink from what the deal gave them
+        for seat, tiles in enumerate(state.hands):
+            if len(tiles) > size:
+                check_length(tiles, 0, size, f"seat {seat}'s hand")
+            # [TU-4] a pair of [6-6] is laid out at the deal
+            pair = False
+            for t in tiles:
+                if t.code == _SIX_SIX:
+                    if pair:
+                        fail(f"seat {seat} holds a pair of [6-6]")
+                    pair = True
+        dealt_woodpile = full - STACK * LAKE_STACKS - size * players
+        check_length(state.woodpile, 0, dealt_woodpile, "the woodpile")
+        check_length(state.lake, 0, full, "the lake")
+        check_sorted(state.lake, "the lake")
+        check_length(state.piles, 0, full // 3, "the piles")
+        check_sorted(state.piles, "the piles")
+        # [TU-7] a pile holds three of the four copies: one pile of a tile, none single
+        piled = {t.code for t in state.piles}
+        require(len(piled) == len(state.piles), "two piles of one tile")
+        if piled and any(t.code in piled for t in state.lake):
+            fail("a piled tile lies single in the lake")
+        check_length(state.catches, players, players, "catches")
+        for seat, caught in enumerate(state.catches):
+            if len(caught) > full:
+                check_length(caught, 0, full, f"seat {seat}'s catch")
+            # [TU-3] [TU-4] [TU-7] a catch is made of matching pairs
+            if len(caught) % 2 or not _pairs_match(caught):
+                fail(f"seat {seat}'s catch is not a sequence of matching pairs")
+        # [TU-5] hand h is led by seat (h - 1) % players; [TU-6] one draw a turn
+        require(
+            state.leader == (match.hand_number - 1) % players,
+            "the leader is not the seat that leads this hand",
+        )
+        waiting = 1 if state.drawn is not None else 0
+        turns = dealt_woodpile - len(state.woodpile) - waiting
+        require(turns >= 0, "a drawn tile waits before any tile was drawn")
+        require(
+            state.to_act == (state.leader + turns) % players,
+            "to_act is not the seat whose turn it is",
+        )
+        if state.drawn is not None:
+            # [TU-6] a drawn tile waits only for a choice of two or more
+            require(
+                len(_drawn_options(state, state.drawn)) >= 2,
+                "a drawn tile waits without a choice to make",
+            )

@@ -1,0 +1,485 @@
+"""The base of every ruleset: the hand hooks a game implements, and the match around them.
+
+A ruleset implements a handful of *hand hooks* (deal a hand from a given tile order, its
+legal moves, apply one legal move, is the hand over, score it, what a seat sees of the
+table, what its hand states may hold). The framework owns everything that is the same in
+every game:
+
+* the generic checks of :meth:`Ruleset.apply`: a malformed move, game over, wrong seat,
+  move not legal (legality has one home, :meth:`Ruleset.legal_moves`);
+* the deal: the set in its canonical ascending order is shuffled with the documented
+  generator (:mod:`.rng`, label ``deal/<hand>/<attempt>``) and handed to the ruleset's
+  :meth:`Ruleset.deal_from`, which a test can call with an exact order;
+* the match: hand numbers, ``HAND_OVER`` -> ``NEXT_HAND`` (seat 0 acts for it), totals,
+  match end and winners (equal best totals share the win);
+* options: typed, with defaults and ranges declared on the options dataclass;
+* views: own hand, others' hand sizes, the stock, the seat's legal moves, the last
+  move's events with other seats' secrets removed;
+* :meth:`Ruleset.check_match`: the complete check of a state that came from outside
+  (a client's token), before any rule runs on it.
+
+States are frozen dataclasses: applying a move returns a new state and never changes
+the one passed in. Every hand state has ``hands`` (one sorted tuple of tiles per seat),
+``to_act`` and ``leader`` (:class:`HandState`).
+
+The framework's bounds on every match are in :mod:`.limits`.
+"""
+
+from __future__ import annotations
+
+import abc
+import functools
+import operator
+import typing
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic
+
+from . import rng
+from .building import build_match, fields_of, made_of
+from .consistency import check_match
+from .errors import (
+    GameOverError,
+    IllegalMoveError,
+    NotYourTurnError,
+    OptionsError,
+    PlayerCountError,
+)
+from .events import Event, EventKind
+from .limits import (
+    MAX_DEAL_ATTEMPTS,
+    MAX_HANDS,
+)
+from .match import _LEGAL, HandEnd, HandResult, Match, OptionsT, StateT, Status
+from .moves import Move, MoveKind
+from .options import (
+    OptionSpec,
+    _checked_option,
+    _option_hints,
+    _option_specs,
+)
+from .tiles import Tile
+from .views import Score, View
+
+__all__ = ["Ruleset"]
+
+
+#: The only legal move of a hand that is over (RULES: seat 0 applies NEXT_HAND).
+_NEXT_HAND_MOVES = (Move(0, MoveKind.NEXT_HAND),)
+# Members the framework reads on every move, as module constants: reading a member off its
+# Enum class is a slow lookup (the metaclass defines __getattr__).
+_NEXT_HAND = MoveKind.NEXT_HAND
+_IN_PROGRESS, _HAND_OVER, _MATCH_OVER = Status.IN_PROGRESS, Status.HAND_OVER, Status.MATCH_OVER
+_make_match = made_of(Match)
+_make_event = made_of(Event)
+_POINTS = operator.attrgetter("points")
+
+
+@functools.lru_cache(maxsize=1024)
+def _event_of(
+    kind: EventKind, count: int | None, seats: tuple[int, ...], scores: tuple[int, ...]
+) -> Event:
+    """``Event(kind, count=count, seats=seats, scores=scores)``: a copy of the fields of a
+    blank event with these changed (:func:`fields_of`), cheaper than the constructor; the
+    events of a hand's end and of a new hand recur, and are made once while they do."""
+    fields = fields_of(_BLANK_EVENT)
+    fields["kind"] = kind
+    fields["count"] = count
+    fields["seats"] = seats
+    fields["scores"] = scores
+    return _make_event(fields)
+
+
+_BLANK_EVENT = Event(EventKind.DEAL)
+_NEXT_HAND_EVENT, _HAND_OVER_EVENT, _MATCH_OVER_EVENT = (
+    EventKind.NEXT_HAND,
+    EventKind.HAND_OVER,
+    EventKind.MATCH_OVER,
+)
+
+
+class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
+    """Base of every ruleset. Subclasses set the class attributes and implement the
+    abstract hooks; the other hooks have defaults that fit most games.
+
+    Hooks see only states the framework has checked: ``hand_apply`` is given a move that
+    is in ``hand_legal_moves``, and a state from outside has passed :meth:`check_match`.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    source: ClassVar[str]
+    description: ClassVar[str]
+    options_type: ClassVar[type]
+    hand_state_type: ClassVar[type]
+    #: The frozen dataclass :meth:`table` returns (a view's own part of this ruleset,
+    #: whose message is the field of ``GetViewResponse`` named like the id); ``None``
+    #: where :meth:`table` returns ``None`` and a view has only the parts every game has.
+    table_type: ClassVar[type | None] = None
+    min_players: ClassVar[int] = 2
+    #: True where the fewest match points win (Tsair Deng).
+    low_wins: ClassVar[bool] = False
+    #: How this ruleset's hands can end (``HandResult.end``).
+    hand_ends: ClassVar[frozenset[HandEnd]]
+    #: True where every hand carries its own settlement (``HandResult.settlement``).
+    settles_hands: ClassVar[bool] = False
+
+    # ---- hooks every ruleset implements ---------------------------------------
+
+    @abc.abstractmethod
+    def full_set(self, options: OptionsT) -> tuple[Tile, ...]:
+        """The tiles of the game, in canonical ascending order (the order the deal shuffles)."""
+
+    @abc.abstractmethod
+    def max_players(self, options: OptionsT) -> int: ...
+
+    @abc.abstractmethod
+    def deal_from(
+        self, match: Match[OptionsT, Any], hand_number: int, order: tuple[Tile, ...]
+    ) -> tuple[StateT, tuple[Event, ...]]:
+        """Deal hand ``hand_number`` (1-based) from ``order``, the whole set in the order a
+        shuffle left it; ``match.hand_state`` is the previous hand's state (``None`` for
+        the first). :meth:`deal` shuffles; a test passes an exact order instead."""
+
+    @abc.abstractmethod
+    def hand_legal_moves(self, state: StateT, options: OptionsT) -> tuple[Move, ...]: ...
+
+    @abc.abstractmethod
+    def hand_apply(
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[StateT, tuple[Event, ...]]:
+        """Apply a legal move to ``match.hand_state``; the match gives the options, the seed
+        (for dice thrown mid-hand) and the hand number."""
+
+    @abc.abstractmethod
+    def hand_over(self, state: StateT) -> bool: ...
+
+    @abc.abstractmethod
+    def score_hand(self, match: Match[OptionsT, StateT]) -> HandResult:
+        """The result of the hand just over (``match.history`` holds the hands before it)."""
+
+    @abc.abstractmethod
+    def match_over(self, match: Match[OptionsT, StateT]) -> bool:
+        """Called once the hand just scored is in ``match.history``."""
+
+    @abc.abstractmethod
+    def stock(self, state: StateT) -> int:
+        """Tiles left to draw (boneyard, woodpile)."""
+
+    @abc.abstractmethod
+    def table(self, match: Match[OptionsT, StateT], seat: int | None) -> Any:
+        """The ruleset's part of a view: the table as ``seat`` sees it."""
+
+    @abc.abstractmethod
+    def all_tiles(self, state: StateT) -> tuple[Tile, ...]:
+        """Every tile of the set, wherever it lies (for conservation checks)."""
+
+    @abc.abstractmethod
+    def check_hand_state(self, match: Match[OptionsT, StateT]) -> None:
+        """Raise :class:`InvalidStateError` unless ``match.hand_state`` is one that play can
+        reach, as far as the rules rely on it (see :meth:`check_match`).
+
+        Called by :meth:`check_match` once every field has its declared type, the options,
+        the players and the rest of the match are valid, ``hands`` holds one sorted hand per
+        seat, no larger than the set, and ``to_act`` and ``leader`` are seats. It must bound
+        the size of every other tuple before :meth:`all_tiles` is called on the state."""
+
+    # ---- hooks with defaults --------------------------------------------------
+
+    def hand_step(
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[StateT, tuple[Event, ...], bool]:
+        """:meth:`hand_apply`, and :meth:`hand_over` of the state it returns: the step of
+        every move but ``NEXT_HAND``. A ruleset that knows, as it applies a move, whether
+        the move ended the hand may answer both at once (a fast path: it must agree with
+        the two hooks)."""
+        state, events = self.hand_apply(match, move)
+        return state, events, self.hand_over(state)
+
+    def check_options(self, options: OptionsT) -> None:
+        """Checks across options; raise :class:`OptionsError`."""
+
+    def max_hands(self, options: OptionsT, players: int) -> int:
+        """The most hands a match of these options and players can have: it ends with
+        this hand at the latest (:data:`MAX_HANDS` unless the options say fewer). A
+        token's history is bounded by it before it is read, so ``options`` and
+        ``players`` may still be unchecked: only arithmetic on them, no exception."""
+        return MAX_HANDS
+
+    def void_deal(self, match: Match[OptionsT, Any], order: tuple[Tile, ...]) -> bool:
+        """True when a deal from ``order`` is void and is dealt again (event ``REDEAL``)."""
+        return False
+
+    def hand_to_act(self, state: StateT) -> int:
+        return state.to_act
+
+    def hand_tiles(self, state: StateT, seat: int) -> tuple[Tile, ...]:
+        return state.hands[seat]
+
+    def running_points(self, state: StateT, players: int) -> tuple[int, ...]:
+        """Points scored so far in a hand still in progress (pegging)."""
+        return (0,) * players
+
+    def settlement(self, match: Match[OptionsT, StateT]) -> tuple[int, ...] | None:
+        """Each seat's net payment, where the ruleset settles; ``None`` otherwise."""
+        return None
+
+    # ---- options --------------------------------------------------------------
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        return _option_specs(cls.options_type)
+
+    def make_options(self, values: Mapping[str, Any] | None = None) -> OptionsT:
+        """Options from ``{name: value}``; omitted names take their defaults.
+
+        Enum values may be given as members or by name.
+        """
+        values = dict(values or {})
+        specs = {s.name: s for s in self.option_specs()}
+        unknown = sorted(set(values) - set(specs))
+        if unknown:
+            raise OptionsError(f"{self.id} has no option {unknown[0]!r}; it has {sorted(specs)}")
+        hints = _option_hints(self.options_type)
+        checked = {
+            name: _checked_option(specs[name], hints[name], value, by_name=True)
+            for name, value in values.items()
+        }
+        options = typing.cast(OptionsT, self.options_type(**checked))
+        self.check_options(options)
+        return options
+
+    @property
+    def players_text(self) -> str:
+        """How many players, in words (``ListRulesets``)."""
+        return f"{self.min_players} to {self.max_players(self.make_options({}))} players"
+
+    def player_range(self, options: OptionsT) -> tuple[int, int]:
+        return self.min_players, self.max_players(options)
+
+    # ---- the match ------------------------------------------------------------
+
+    def new_match(self, options: OptionsT, players: int, seed: str) -> Match[OptionsT, StateT]:
+        low, high = self.player_range(options)
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            raise PlayerCountError(
+                f"{self.name} takes {low} to {high} players with these options, not {players!r}"
+            )
+        blank: Match[OptionsT, Any] = build_match(
+            players, options, seed, 0, None, (), _IN_PROGRESS, ()
+        )
+        state, events = self.deal(blank, 1)
+        return build_match(players, options, seed, 1, state, (), _IN_PROGRESS, events)
+
+    def deal(
+        self, match: Match[OptionsT, Any], hand_number: int
+    ) -> tuple[StateT, tuple[Event, ...]]:
+        """Deal hand ``hand_number``: the set in canonical order (:meth:`full_set`) is
+        shuffled with label ``deal/<hand>/<attempt>`` (:func:`.rng.shuffled`) and dealt by
+        :meth:`deal_from`. Attempt 0 is the deal, unless :meth:`void_deal` finds it void:
+        then attempt 1, 2, ..., each void deal reported by a ``REDEAL`` event (count =
+        attempts so far), placed after the ``DEAL`` event."""
+        tiles = self.full_set(match.options)
+        redeals: list[Event] = []
+        for attempt in range(MAX_DEAL_ATTEMPTS):
+            order = rng.shuffled(match.seed, f"deal/{hand_number}/{attempt}", tiles)
+            if not self.void_deal(match, order):
+                state, events = self.deal_from(match, hand_number, order)
+                if not redeals:
+                    return state, events
+                return state, (*events[:1], *redeals, *events[1:])
+            redeals.append(Event(EventKind.REDEAL, count=attempt + 1))
+        raise RuntimeError("every deal was void")  # pragma: no cover - probability ~ 0
+
+    def ends_match(self, match: Match[OptionsT, StateT]) -> bool:
+        """Is the match over once the hand just scored is in ``match.history``: the
+        ruleset's :meth:`match_over`, or hand :data:`MAX_HANDS` reached."""
+        return match.hand_number >= MAX_HANDS or self.match_over(match)
+
+    def to_act(self, match: Match[OptionsT, StateT]) -> int | None:
+        if match.status is _MATCH_OVER:
+            return None
+        if match.status is _HAND_OVER:
+            return 0  # RULES: seat 0 applies NEXT_HAND
+        return self.hand_to_act(match.hand_state)
+
+    def legal_moves(self, match: Match[OptionsT, StateT]) -> tuple[Move, ...]:
+        """The legal moves of the seat to act; empty once the match is over.
+
+        They are computed once per match object: the match keeps them (see
+        :class:`Match`), for this ruleset only.
+        """
+        cached = match._legal_moves
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        status = match.status
+        legal: tuple[Move, ...]
+        if status is _IN_PROGRESS:
+            legal = self.hand_legal_moves(match.hand_state, match.options)
+        elif status is _HAND_OVER:
+            legal = _NEXT_HAND_MOVES
+        else:
+            legal = ()
+        match.__dict__[_LEGAL] = (self, legal)
+        return legal
+
+    def is_legal(self, match: Match[OptionsT, StateT], move: Move) -> bool:
+        return move in self.legal_moves(match)
+
+    def apply(
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
+        """Apply a move after the generic checks; returns the new match and its events.
+
+        The checks, in order: the move is well formed (:class:`InvalidMoveError`), the match
+        is not over (:class:`GameOverError`), the move's seat is to act
+        (:class:`NotYourTurnError`), the move is legal (:class:`IllegalMoveError`). The
+        messages name the move and public facts only (the kinds of the legal moves, never
+        their tiles).
+
+        A playout that takes its move from :meth:`legal_moves` of the same match object
+        passes every check at once: the move *is* one of the legal moves this ruleset
+        computed and the match keeps (each of them well formed, of the seat to act, in a
+        match not over), so nothing is computed twice. Any other move, equal or not, goes
+        through the checks in order.
+        """
+        cached = match._legal_moves
+        if cached is not None and cached[0] is self:
+            for legal_move in cached[1]:
+                if legal_move is move:
+                    if move.kind is _NEXT_HAND:
+                        return self._apply(match, move)
+                    # _apply's common case, without a call more
+                    state, events, over = self.hand_step(match, move)
+                    if over:
+                        return self._hand_ended(match, state, events)
+                    fields = match.__dict__.copy()  # fields_of(match)
+                    del fields[_LEGAL]  # a cache of the old match, not a field
+                    fields["hand_state"] = state
+                    fields["last_events"] = events
+                    return _make_match(fields), events
+        move.check()
+        if match.status is _MATCH_OVER:
+            raise GameOverError(f"the match is over; no move is legal (got {move})")
+        to_act = self.to_act(match)
+        if move.seat != to_act:
+            raise NotYourTurnError(f"seat {to_act} is to act, not seat {move.seat} (got {move})")
+        legal = self.legal_moves(match)
+        if move not in legal:
+            kinds = " or ".join(dict.fromkeys(m.kind.value for m in legal))
+            raise IllegalMoveError(
+                f"{move} is not legal: seat {to_act}'s legal moves are {kinds} moves"
+            )
+        return self._apply(match, move)
+
+    def _apply(
+        self, match: Match[OptionsT, StateT], move: Move
+    ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
+        """Apply a move known to be legal: the unchecked fast path behind :meth:`apply`.
+
+        The new match is built as ``dataclasses.replace`` would build it, only cheaper
+        (:func:`fields_of`, :func:`made_of`, :data:`build_match`).
+        """
+        if move.kind is _NEXT_HAND:
+            players, options, seed = match.players, match.options, match.seed
+            number = match.hand_number + 1
+            state, dealt = self.deal(match, number)
+            events = (_event_of(_NEXT_HAND_EVENT, number, (), ()), *dealt)
+            new = build_match(
+                players, options, seed, number, state, match.history, _IN_PROGRESS, events
+            )
+            return new, events
+        state, events, over = self.hand_step(match, move)
+        if over:
+            return self._hand_ended(match, state, events)
+        fields = match.__dict__.copy()  # fields_of(match)
+        fields.pop(_LEGAL, None)  # a cache of the old match, not a field
+        fields["hand_state"] = state
+        fields["last_events"] = events
+        return _make_match(fields), events
+
+    def _hand_ended(
+        self, match: Match[OptionsT, StateT], state: StateT, events: tuple[Event, ...]
+    ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
+        """The match after a move that ended the hand (``state``, ``events``): the hand is
+        scored, then the match may be over."""
+        fields = match.__dict__.copy()  # fields_of(match)
+        fields.pop(_LEGAL, None)  # a cache of the old match, not a field
+        fields["hand_state"] = state
+        result = self.score_hand(_make_match(fields.copy()))
+        fields["history"] = (*match.history, result)
+        new = _make_match(fields.copy())
+        events += (_event_of(_HAND_OVER_EVENT, None, result.winners, result.points),)
+        if self.ends_match(new):
+            fields["status"] = _MATCH_OVER
+            new = _make_match(fields.copy())
+            events += (_event_of(_MATCH_OVER_EVENT, None, self.winners(new), self.totals(new)),)
+        else:
+            fields["status"] = _HAND_OVER
+        fields["last_events"] = events
+        return _make_match(fields), events
+
+    # ---- scores and views -----------------------------------------------------
+
+    def totals(self, match: Match[OptionsT, StateT]) -> tuple[int, ...]:
+        players = match.players
+        history = match.history
+        # by columns: one sum per seat over all the hands (a history has up to 1,000)
+        totals = (
+            list(map(sum, zip(*map(_POINTS, history), strict=True))) if history else [0] * players
+        )
+        if match.status is _IN_PROGRESS:
+            running = self.running_points(match.hand_state, players)
+            if any(running):  # points pegged in this hand (none in most games)
+                for seat, value in enumerate(running):
+                    totals[seat] += value
+        return tuple(totals)
+
+    def winners(self, match: Match[OptionsT, StateT]) -> tuple[int, ...]:
+        """Seats with the best match total (equal best share the win); empty until the end."""
+        if match.status is not _MATCH_OVER:
+            return ()
+        totals = self.totals(match)
+        best = min(totals) if self.low_wins else max(totals)
+        return tuple(seat for seat, total in enumerate(totals) if total == best)
+
+    def score(self, match: Match[OptionsT, StateT]) -> Score:
+        if match.status is _IN_PROGRESS:
+            hand_points = self.running_points(match.hand_state, match.players)
+        else:
+            hand_points = match.history[-1].points
+        return Score(
+            status=match.status,
+            hand_points=hand_points,
+            match_points=self.totals(match),
+            hands=match.history,
+            winners=self.winners(match),
+            settlement=self.settlement(match),
+        )
+
+    def view(self, match: Match[OptionsT, StateT], seat: int | None) -> View:
+        """What ``seat`` may see; ``None`` is a spectator, who sees only the public part."""
+        to_act = self.to_act(match)
+        state = match.hand_state
+        return View(
+            seat=seat,
+            status=match.status,
+            to_act=to_act,
+            hand_number=match.hand_number,
+            hand=self.hand_tiles(state, seat) if seat is not None else (),
+            hand_sizes=tuple(len(self.hand_tiles(state, s)) for s in range(match.players)),
+            stock=self.stock(state),
+            legal_moves=self.legal_moves(match) if seat is not None and seat == to_act else (),
+            events=tuple(e.for_seat(seat) for e in match.last_events),
+            match_points=self.totals(match),
+            table=self.table(match, seat),
+        )
+
+    # ---- the check of a state from outside --------------------------------------
+
+    def check_match(self, match: Match[Any, Any], *, typed: bool = False) -> None:
+        """Raise :class:`InvalidStateError` unless ``match`` is a state of this ruleset that
+        play can reach, as far as any rule relies on it: the complete check of a state that
+        came from outside (a client's token), before any rule runs on it. ``typed``: the
+        caller vouches that every field has its declared type all the way down (only the
+        unpacker may). :mod:`.consistency` lists the checks, in order."""
+        check_match(self, match, typed=typed)

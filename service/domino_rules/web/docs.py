@@ -1,0 +1,60 @@
+"""The REST door's contract for people and programs: ``GET /openapi.json`` and ``GET /docs``.
+
+``/openapi.json`` is the OpenAPI 3.1 document generated from the proto
+(``proto/openapi.py``; committed under ``openapi/``). ``/docs`` is one self-contained
+page that renders it: the document is embedded in the page, and the page loads nothing
+from anywhere else, so it works offline.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+from flask import Flask, Response
+
+__all__ = ["docs_html", "openapi_json", "register"]
+
+#: Where the page's script finds the document it renders.
+_PLACEHOLDER = "<!--OPENAPI_DOCUMENT-->"
+
+
+@cache
+def openapi_json() -> bytes:
+    """The committed OpenAPI document, as shipped in the package."""
+    return (resources.files("domino_rules.web") / "openapi" / "openapi.json").read_bytes()
+
+
+@cache
+def docs_html() -> bytes:
+    """The docs page with the document embedded; every ``<`` is escaped (``\\u003c``, the
+    same text in JSON), so the document cannot end its ``<script>`` element."""
+    page = (resources.files("domino_rules.web") / "openapi" / "docs.html").read_text(
+        encoding="utf-8"
+    )
+    document = openapi_json().decode("utf-8").replace("<", "\\u003c")
+    if _PLACEHOLDER not in page:
+        raise RuntimeError("docs.html has no place for the document")
+    return page.replace(_PLACEHOLDER, document, 1).encode("utf-8")
+
+
+def register(app: Flask) -> None:
+    """Add ``GET /openapi.json`` and ``GET /docs`` to the gateway's app."""
+
+    def openapi() -> Response:
+        response = Response(openapi_json(), mimetype="application/json")
+        response.headers["Access-Control-Allow-Origin"] = "*"  # for tools on other origins
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    def docs() -> Response:
+        response = Response(docs_html(), mimetype="text/html")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+            "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
+        )
+        return response
+
+    app.add_url_rule("/openapi.json", endpoint="openapi", view_func=openapi, methods=["GET"])
+    app.add_url_rule("/docs", endpoint="docs", view_func=docs, methods=["GET"])

@@ -1,0 +1,1239 @@
+// The playground: one person against bots, through the service's public REST API only.
+//
+// The page keeps the match's state token in memory and never shows it. The person sees
+// their own seat's view (GetView) after every move, theirs or a bot's; the bots' moves
+// come from SuggestMove. Automation hooks: every element that makes a move for the
+// person is a <button> with `data-move` (the move's JSON, sent back unchanged); a tile
+// with several legal moves (an end, an open half, a lake tile to catch) has
+// `aria-haspopup="dialog"` and `data-move` holding what its moves share, and opens a
+// prompt whose buttons hold the full moves. `#status` holds IN_PROGRESS, HAND_OVER or
+// MATCH_OVER; `#game[data-waiting="you"]` says the page waits for the person.
+//
+// Query parameters: `api` (the service's base URL, default this page's origin),
+// `delay` (milliseconds before a bot moves), `ruleset`, `level`, `seed`.
+
+import { dieSvg, snakeSvg, tileSvg } from "./tiles.js";
+import { sha256Hex } from "./sha256.js";
+
+// ------------------------------------------------------------------ small helpers
+
+const $ = (id) => document.getElementById(id);
+
+/** An HTML element: `attrs` (class, text, on<event>, data-*, aria-*...) and children. */
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const tileName = (tile) => `${tile.high}-${tile.low}`;
+const sameTile = (a, b) => Boolean(a && b) && a.high === b.high && a.low === b.low;
+const hasTile = (tile) => Boolean(tile) && tile.high !== undefined;
+const pips = (tile) => tile.high + tile.low;
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const listWords = (items) =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+
+const ui = {};
+for (const id of [
+  "setup-box", "setup", "ruleset", "ruleset-about", "options", "players", "seat", "level",
+  "delay", "seed", "service", "api", "reload", "start", "error", "status", "turn", "game",
+  "game-title", "commitment", "seats", "table", "guide", "hand", "prompt", "actions", "hint",
+  "result", "log",
+]) {
+  ui[id.replace(/-(\w)/g, (_, c) => c.toUpperCase())] = $(id);
+}
+
+const params = new URLSearchParams(location.search);
+
+// ------------------------------------------------------------------ the service
+
+class ServiceError extends Error {
+  constructor(message, reason, httpStatus) {
+    super(message);
+    this.reason = reason;
+    this.httpStatus = httpStatus;
+  }
+}
+
+function apiBase() {
+  const typed = ui.api.value.trim().replace(/\/+$/, "");
+  if (typed) return typed;
+  return location.origin.startsWith("http") ? location.origin : "http://127.0.0.1:8080";
+}
+
+/** GET (no body) or POST a JSON body to the REST door; the JSON answer or a ServiceError. */
+async function call(path, body) {
+  const base = apiBase();
+  let response;
+  try {
+    response = await fetch(
+      base + path,
+      body === undefined
+        ? { method: "GET" }
+        : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+    );
+  } catch (error) {
+    throw new ServiceError(`The service at ${base} does not answer (${error.message}).`, "UNAVAILABLE");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const reason = (data && data.details && data.details[0] && data.details[0].reason) || `HTTP ${response.status}`;
+    throw new ServiceError((data && data.message) || `HTTP ${response.status} from ${base}${path}`, reason, response.status);
+  }
+  if (data === null) throw new ServiceError(`${base}${path} did not answer JSON.`, "NOT_JSON");
+  return data;
+}
+
+// ------------------------------------------------------------------ errors, in one place
+
+function showError(error, retry) {
+  ui.error.replaceChildren(
+    h("strong", { text: "Something went wrong: " }),
+    h("span", { text: error.message || String(error) }),
+    error.reason ? h("span", { class: "reason", text: ` (${error.reason})` }) : null,
+  );
+  if (retry) {
+    ui.error.append(" ", h("button", { type: "button", onclick: retry, text: "Try again" }));
+  }
+  ui.error.hidden = false;
+}
+
+function clearError() {
+  ui.error.hidden = true;
+  ui.error.replaceChildren();
+}
+
+// ------------------------------------------------------------------ the catalogue and set-up
+
+let catalogue = [];
+
+const humanName = (name) => capital(name.replace(/_/g, " "));
+const rulesetInfo = () => catalogue.find((info) => info.id === ui.ruleset.value);
+
+async function loadCatalogue() {
+  clearError();
+  ui.start.disabled = true;
+  ui.ruleset.disabled = true;
+  try {
+    catalogue = (await call("/v1/rulesets")).rulesets;
+  } catch (error) {
+    catalogue = [];
+    ui.ruleset.replaceChildren(h("option", { text: "(no games: the service did not answer)" }));
+    ui.options.replaceChildren(h("legend", { text: "Options" }));
+    ui.service.open = true;
+    showError(error, loadCatalogue);
+    return;
+  }
+  const wanted = params.get("ruleset") || ui.ruleset.value;
+  ui.ruleset.replaceChildren(
+    ...catalogue.map((info) => h("option", { value: info.id, text: info.name })),
+  );
+  if (catalogue.some((info) => info.id === wanted)) ui.ruleset.value = wanted;
+  ui.ruleset.disabled = false;
+  ui.start.disabled = false;
+  chooseRuleset();
+}
+
+function chooseRuleset() {
+  const info = rulesetInfo();
+  if (!info) return;
+  ui.rulesetAbout.textContent = info.description;
+  ui.options.replaceChildren(h("legend", { text: "Options" }));
+  for (const option of info.options) {
+    const id = `option-${option.name}`;
+    const help = h("small", { id: `${id}-help`, class: "muted", text: option.description });
+    let input;
+    if (option.type === "bool") {
+      input = h("input", { id, type: "checkbox", "aria-describedby": `${id}-help` });
+      input.checked = option.default === "true";
+      ui.options.append(
+        h("div", { class: "field check" }, input, h("label", { for: id, text: humanName(option.name) }), help),
+      );
+    } else {
+      if (option.type === "enum") {
+        input = h("select", { id, "aria-describedby": `${id}-help` },
+          ...option.allowed_values.map((value) => h("option", { value, text: value })));
+      } else {
+        input = h("input", {
+          id, type: "number", inputmode: "numeric", step: 1, min: option.min, max: option.max,
+          "aria-describedby": `${id}-help`,
+        });
+      }
+      input.value = option.default;
+      ui.options.append(
+        h("div", { class: "field" }, h("label", { for: id, text: humanName(option.name) }), input, help),
+      );
+    }
+    input.dataset.option = option.name;
+    input.dataset.type = option.type;
+    input.addEventListener("change", fillPlayers);
+  }
+  if (!info.options.length) ui.options.append(h("p", { class: "muted", text: "This game has no options." }));
+  const level = params.get("level") || ui.level.value || "GREEDY";
+  ui.level.replaceChildren(
+    ...info.bots.map((bot) => h("option", { value: bot.level, text: `${bot.level}: ${bot.description}` })),
+  );
+  ui.level.value = info.bots.some((bot) => bot.level === level) ? level : info.bots[0].level;
+  fillPlayers();
+}
+
+/** The most players the options allow: a `set_max_pip` option grows the set (3 tiles a seat). */
+function maxPlayers(info) {
+  const setMax = ui.options.querySelector('[data-option="set_max_pip"]');
+  if (setMax && Number.isInteger(Number(setMax.value)) && Number(setMax.value) > 0) {
+    const n = Number(setMax.value);
+    return Math.max(info.max_players, Math.floor(((n + 1) * (n + 2)) / 2 / 3));
+  }
+  return info.max_players;
+}
+
+function fillPlayers() {
+  const info = rulesetInfo();
+  if (!info) return;
+  const before = Number(ui.players.value) || 3;
+  const top = maxPlayers(info);
+  ui.players.replaceChildren();
+  for (let n = info.min_players; n <= top; n++) ui.players.append(h("option", { value: n, text: String(n) }));
+  ui.players.value = String(Math.min(Math.max(before, info.min_players), top));
+  fillSeats();
+}
+
+function fillSeats() {
+  const before = Number(ui.seat.value) || 0;
+  const players = Number(ui.players.value);
+  ui.seat.replaceChildren();
+  for (let s = 0; s < players; s++) ui.seat.append(h("option", { value: s, text: `Seat ${s}` }));
+  ui.seat.value = String(Math.min(before, players - 1));
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of ui.options.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    if (input.dataset.type === "bool") options[name] = input.checked;
+    else if (input.dataset.type === "int") {
+      if (input.value.trim() === "") continue; // the default
+      options[name] = Number(input.value);
+    } else options[name] = input.value;
+  }
+  return options;
+}
+
+// ------------------------------------------------------------------ the match
+
+/** The match being played, or null. `generation` ends the loops of an older match. */
+let game = null;
+let generation = 0;
+
+function botDelay() {
+  const ms = Number(ui.delay.value);
+  return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 10000) : 700;
+}
+
+async function startMatch(event) {
+  event.preventDefault();
+  const info = rulesetInfo();
+  if (!info) return;
+  const gen = ++generation;
+  game = null;
+  clearError();
+  clearGame();
+  setStatus("", "Dealing…");
+  const options = readOptions();
+  const body = { ruleset: info.id, players: Number(ui.players.value) };
+  // a ruleset's options go in the field named like it (a ruleset without options has none)
+  if (info.options.length) body.options = { [info.id]: options };
+  const seed = ui.seed.value;
+  if (seed !== "") body.seed = seed;
+  let answer;
+  try {
+    answer = await call("/v1/games", body);
+  } catch (error) {
+    if (gen !== generation) return;
+    setStatus("", "");
+    showError(error);
+    return;
+  }
+  if (gen !== generation) return;
+  game = {
+    gen,
+    info,
+    ruleset: info.id,
+    players: body.players,
+    seat: Number(ui.seat.value),
+    level: ui.level.value,
+    options,
+    commitment: answer.seed_commitment,
+    token: answer.state,
+    version: answer.version,
+    status: answer.status,
+    toAct: answer.to_act,
+    view: null,
+    score: null,
+    nextHand: null,
+    loggedVersion: -1,
+    log: [],
+    busy: true,
+    prompt: null,
+    hint: null,
+    seedCheck: null,
+  };
+  ui.setupBox.open = false;
+  ui.game.hidden = false;
+  await play(gen);
+}
+
+function clearGame() {
+  ui.game.hidden = true;
+  ui.game.dataset.waiting = "";
+  ui.game.dataset.version = "";
+  for (const node of [ui.gameTitle, ui.commitment, ui.seats, ui.table, ui.guide, ui.hand, ui.prompt,
+    ui.actions, ui.hint, ui.result, ui.log]) {
+    node.replaceChildren();
+  }
+  ui.prompt.hidden = true;
+  ui.hint.hidden = true;
+  ui.result.hidden = true;
+}
+
+function setStatus(status, sentence) {
+  ui.status.textContent = status;
+  ui.turn.textContent = sentence;
+}
+
+/** Fetch what the person's seat sees (and the score once a hand is over). */
+async function refresh(gen) {
+  const view = await call("/v1/games:view", { state: game.token, seat: game.seat });
+  if (gen !== generation) return false;
+  game.view = view;
+  game.status = view.status;
+  game.toAct = view.to_act;
+  game.version = view.version;
+  if (view.version > game.loggedVersion) {
+    game.loggedVersion = view.version;
+    const texts = describe(view.events);
+    if (texts.length) game.log.push({ hand: view.hand_number, texts });
+  }
+  game.score = null;
+  game.nextHand = null;
+  if (view.status !== "IN_PROGRESS") {
+    const score = await call("/v1/games:score", { state: game.token });
+    if (gen !== generation) return false;
+    game.score = score;
+    if (view.status === "HAND_OVER") {
+      const legal = await call("/v1/games:legalMoves", { state: game.token });
+      if (gen !== generation) return false;
+      game.nextHand = legal.moves.find((move) => move.kind === "NEXT_HAND") || null;
+    }
+  }
+  return true;
+}
+
+/** Bring the page up to date, then let the bots move until the person is to act. */
+async function play(gen) {
+  try {
+    game.busy = true;
+    if (!(await refresh(gen))) return;
+    while (gen === generation) {
+      if (game.status === "IN_PROGRESS" && game.toAct !== game.seat) {
+        game.busy = true;
+        render();
+        await sleep(botDelay());
+        if (gen !== generation) return;
+        const suggestion = await call("/v1/games:suggestMove", {
+          state: game.token, seat: game.toAct, level: game.level,
+        });
+        if (gen !== generation) return;
+        await send(suggestion.move, gen);
+        continue;
+      }
+      game.busy = false;
+      render();
+      if (game.status === "MATCH_OVER") await checkSeed(gen);
+      return;
+    }
+  } catch (error) {
+    if (gen !== generation) return;
+    game.busy = false;
+    render();
+    ui.game.dataset.waiting = "";
+    showError(error, () => {
+      clearError();
+      play(gen);
+    });
+  }
+}
+
+/** Apply a move (the person's or a bot's) and fetch the person's view of the result. */
+async function send(move, gen) {
+  const answer = await call("/v1/games:applyMove", {
+    state: game.token, move, expected_version: game.version,
+  });
+  if (gen !== generation) return;
+  game.token = answer.state;
+  game.version = answer.version;
+  game.status = answer.status;
+  game.toAct = answer.to_act;
+  await refresh(gen);
+}
+
+/** The person chose a move. */
+async function choose(move) {
+  if (!game || game.busy) return;
+  const gen = game.gen;
+  clearError();
+  game.busy = true;
+  game.prompt = null;
+  game.hint = null;
+  render();
+  try {
+    await send(move, gen);
+  } catch (error) {
+    if (gen !== generation) return;
+    game.busy = false;
+    render();
+    showError(error, () => {
+      clearError();
+      play(gen);
+    });
+    return;
+  }
+  await play(gen);
+}
+
+async function askHint() {
+  if (!game || game.busy) return;
+  const gen = game.gen;
+  const version = game.version;
+  game.hint = { loading: true };
+  renderHint();
+  try {
+    const answer = await call("/v1/games:suggestMove", { state: game.token, seat: game.seat, level: "STRONG" });
+    if (gen !== generation || !game || game.version !== version) return;
+    game.hint = answer;
+  } catch (error) {
+    if (gen !== generation || !game) return;
+    game.hint = null;
+    showError(error);
+  }
+  render();
+}
+
+async function checkSeed(gen) {
+  const seed = game.score && game.score.seed;
+  if (seed === undefined || game.seedCheck) return;
+  const digest = await sha256Hex(seed);
+  if (gen !== generation) return;
+  game.seedCheck = { seed, digest, ok: digest === game.commitment };
+  renderResult();
+}
+
+// ------------------------------------------------------------------ words
+
+const who = (seat) => (seat === game.seat ? "you" : `seat ${seat}`);
+const Who = (seat) => capital(who(seat));
+
+/** A verb after a seat: "you play", "seat 2 plays". */
+function act(seat, verb) {
+  if (seat === game.seat) return `You ${verb}`;
+  const irregular = { have: "has", are: "is" };
+  const third = irregular[verb] || (/(s|sh|ch|x)$/.test(verb) ? `${verb}es` : `${verb}s`);
+  return `Seat ${seat} ${third}`;
+}
+
+function winnersWords(seats, what) {
+  if (!seats || !seats.length) return `Nobody ${what === "hand" ? "scores" : "wins"}.`;
+  if (seats.length === 1) return seats[0] === game.seat ? `You win the ${what}.` : `Seat ${seats[0]} wins the ${what}.`;
+  return `${capital(listWords(seats.map(who)))} share the ${what}.`;
+}
+
+const END_WORDS = {
+  DOMINOED: "a player laid their last tile",
+  BLOCKED: "the line is blocked: no tile in any hand can be laid",
+  IDLE_ROUNDS: "two rounds in a row went by with no tile laid",
+  WOODPILE_EXHAUSTED: "the woodpile is used up",
+  ALL_TILES_PLACED: "every tile has been played or discarded",
+};
+
+/** One move's events in words; a run of hidden draws by one seat is one sentence. */
+function describe(events) {
+  const texts = [];
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    let run = 1;
+    while (
+      e.kind === "DRAW" && !hasTile(e.tile) && i + run < events.length
+      && events[i + run].kind === "DRAW" && !hasTile(events[i + run].tile) && events[i + run].seat === e.seat
+    ) run += 1;
+    if (run > 1) {
+      texts.push(`${act(e.seat, "draw")} ${run} tiles.`);
+      i += run - 1;
+    } else texts.push(eventText(e));
+  }
+  return texts;
+}
+
+function eventText(e) {
+  const seat = e.seat;
+  const t = hasTile(e.tile) ? `[${tileName(e.tile)}]` : null;
+  const end = e.end === "LEFT" ? " on the left end" : e.end === "RIGHT" ? " on the right end" : "";
+  switch (e.kind) {
+    case "DEAL":
+      return `The tiles are shuffled and dealt: ${plural(e.count, "tile")} each.`;
+    case "REDEAL":
+      return "Nobody was dealt a double: the tiles are dealt again.";
+    case "LEADER":
+      return `${act(seat, "lead")} this hand.`;
+    case "PLAY": {
+      const line = layout() === "LINE";
+      const open = e.open_pip !== undefined && !line ? `; ${e.open_pip} is open` : "";
+      const start = line && !end ? " to start the line" : "";
+      return `${act(seat, "play")} ${t}${end}${start}${open}.`;
+    }
+    case "AUTO_PLAY":
+      return `${act(seat, "draw")} ${t}, which matches, and it is played at once${e.open_pip !== undefined ? `; ${e.open_pip} is open` : ""}.`;
+    case "DRAW":
+      return t ? `${act(seat, "draw")} ${t}.` : `${act(seat, "draw")} a tile.`;
+    case "BONUS_TURN":
+      return `${act(seat, "play")} again: a double earns a bonus turn.`;
+    case "PASS":
+      return `${act(seat, "pass")}.`;
+    case "TURN_PASSED":
+      return `${act(seat, "have")} nothing more to do; the turn passes.`;
+    case "DISCARD":
+      return t ? `${act(seat, "discard")} ${t} face down.` : `${act(seat, "discard")} a tile face down.`;
+    case "CAPTURE": {
+      const target = hasTile(e.target) ? `[${tileName(e.target)}]` : "a tile";
+      return (e.tiles || []).length > 2
+        ? `${act(seat, "catch")} the pile of ${target} with ${t}.`
+        : `${act(seat, "catch")} ${target} with ${t}.`;
+    }
+    case "PILE":
+      return `${act(seat, "pile")} three ${t} together in the lake: only the fourth can take them.`;
+    case "PAIR_LAID":
+      return `${act(seat, "lay")} a pair of ${t || "[6-6]"} straight into the catch.`;
+    case "REVEAL":
+      return `${act(seat, "draw")} ${t} from the woodpile.`;
+    case "TO_LAKE":
+      return `${t} matches nothing and joins the lake.`;
+    case "DICE": {
+      const total = (e.dice || []).reduce((sum, n) => sum + n, 0);
+      return `${act(seat, "throw")} ${(e.dice || []).join(", ")} (total ${total}).`;
+    }
+    case "PEG":
+      return `${act(seat, "peg")} ${plural(e.points || 0, "point")}.`;
+    case "HAND_OVER":
+      return `The hand is over. ${winnersWords(e.seats, "hand")}`;
+    case "MATCH_OVER":
+      return `The match is over. ${winnersWords(e.seats, "match")}`;
+    case "NEXT_HAND":
+      return `Hand ${e.count} begins.`;
+    case "CHOICE":
+      return `${act(seat, "choose")} what the drawn ${t} catches.`;
+    default:
+      return `${e.kind.toLowerCase().replace(/_/g, " ")}${seat !== undefined ? ` (seat ${seat})` : ""}.`;
+  }
+}
+
+// ------------------------------------------------------------------ the ruleset's drawing
+//
+// Everything that differs between rulesets comes from the catalogue (ListRulesets): the
+// ruleset's `drawing` says how its table is laid out, which fields of its own part of the
+// view (the view's field named like the ruleset id) hold what, how tiles are painted and
+// how some moves are called. Nothing here names a ruleset.
+
+/** How the playground draws the ruleset of the match. */
+const drawing = () => game.info.drawing || {};
+const layout = () => drawing().layout || "LAYOUT_UNSPECIFIED";
+/** The ruleset's own part of a view (its table message), or an empty object. */
+const tableOf = (view) => view[game.ruleset] || {};
+
+/** An option's value in the match, as JSON writes it (its default when not given). */
+function optionValue(name) {
+  const value = game.options[name];
+  if (value !== undefined) return String(value);
+  const option = game.info.options.find((o) => o.name === name);
+  return option ? option.default : undefined;
+}
+
+/** The open end or half a tile is laid on, where the ruleset has one. */
+function openPip() {
+  const field = drawing().open_field;
+  return field ? tableOf(game.view)[field] : undefined;
+}
+
+function isPile(tile) {
+  return (tableOf(game.view).piles || []).some((pile) => sameTile(pile, tile));
+}
+
+/** The ruleset's own label for a kind of move, if it has one. */
+function kindLabel(kind) {
+  const found = (drawing().move_labels || []).find((m) => m.kind === kind);
+  return found ? found.label : undefined;
+}
+
+/** A move in words, as its button's accessible name. */
+function moveLabel(move) {
+  const t = move.tile ? tileName(move.tile) : "";
+  const open = openPip();
+  switch (move.kind) {
+    case "PLAY":
+      if (layout() === "LINE") {
+        if (move.end === "LEFT") return `play ${t} on the left end`;
+        if (move.end === "RIGHT") return `play ${t} on the right end`;
+        return `play ${t} to start the line`;
+      }
+      if (move.open_pip !== undefined) return `lead ${t}, leaving ${move.open_pip} open`;
+      if (open === undefined) return `lead ${t}`;
+      return `play ${t} on the open ${open}, leaving ${move.tile.high === open ? move.tile.low : move.tile.high} open`;
+    case "DISCARD":
+      return `discard ${t} face down`;
+    case "CAPTURE":
+      return isPile(move.target) && sameTile(move.target, move.tile)
+        ? `catch the pile of ${tileName(move.target)} with ${t}`
+        : `catch ${tileName(move.target)} with ${t}`;
+    case "CAPTURE_DRAWN":
+      return isPile(move.target) && sameTile(move.target, move.tile)
+        ? `catch the pile of ${tileName(move.target)} with the drawn ${t}`
+        : `catch ${tileName(move.target)} with the drawn ${t}`;
+    case "PILE":
+      return `pile ${t} with the two ${t} in the lake`;
+    case "DRAW":
+      return kindLabel("DRAW") || "draw a tile";
+    case "PASS":
+      return "pass";
+    case "NEXT_HAND":
+      return "deal the next hand";
+    default:
+      return move.kind.toLowerCase();
+  }
+}
+
+// ------------------------------------------------------------------ rendering
+
+/** How tiles are painted: false (black pips), true (Chinese: ones and fours red) or "all"
+ * (Chinese, and every six red), as the ruleset's drawing and the match's options say. */
+function red() {
+  let faces = drawing().faces || "PLAIN";
+  for (const when of drawing().faces_when || []) {
+    if (optionValue(when.option) === when.value) {
+      faces = when.faces;
+      break;
+    }
+  }
+  return faces === "CHINESE_RED_SIXES" ? "all" : faces === "CHINESE";
+}
+
+let focusInGame = false;
+document.addEventListener("focusin", (event) => {
+  focusInGame = ui.game.contains(event.target) || ui.error.contains(event.target);
+});
+
+function render() {
+  if (!game || !game.view) return;
+  const view = game.view;
+  const waiting = !game.busy && (game.status === "HAND_OVER" || (game.status === "IN_PROGRESS" && game.toAct === game.seat));
+  ui.game.dataset.version = String(game.version);
+  ui.game.dataset.waiting = game.status === "MATCH_OVER" ? "over" : waiting ? "you" : "";
+  ui.gameTitle.textContent = `${game.info.name}: hand ${view.hand_number}`;
+  renderCommitment();
+  renderStatus(waiting);
+  renderSeats();
+  renderTable();
+  renderHand(waiting);
+  renderHint();
+  renderResult();
+  renderLog();
+  const focused = document.activeElement;
+  if (waiting && focusInGame && (!focused || focused === document.body || !focused.isConnected)) {
+    const first = ui.game.querySelector("#prompt [data-move], #hand [data-move], #actions [data-move]");
+    if (first) first.focus();
+  }
+}
+
+function renderStatus(waiting) {
+  let sentence;
+  if (game.status === "MATCH_OVER") sentence = "The match is over.";
+  else if (game.status === "HAND_OVER") sentence = waiting ? "The hand is over: deal the next hand when ready." : "The hand is over.";
+  else if (game.toAct === game.seat) sentence = waiting ? "Your turn." : "Playing your move…";
+  else sentence = `Seat ${game.toAct} (bot) is playing…`;
+  setStatus(game.status, sentence);
+}
+
+function renderCommitment() {
+  ui.commitment.replaceChildren(
+    h("span", { text: "Commitment to the deal (the SHA-256 of a seed revealed when the match ends): " }),
+    h("code", { class: "hex", text: game.commitment }),
+  );
+}
+
+function renderSeats() {
+  const view = game.view;
+  const table = tableOf(view);
+  const items = [];
+  for (let seat = 0; seat < game.players; seat++) {
+    const you = seat === game.seat;
+    const acting = game.status === "IN_PROGRESS" && game.toAct === seat;
+    const facts = [plural(view.hand_sizes[seat] ?? 0, "tile"), `${view.match_points[seat] ?? 0} match pts`];
+    for (const fact of drawing().seat_facts || []) facts.push(`${fact.label} ${table[fact.field]?.[seat] ?? 0}`);
+    const badges = [];
+    if (table.leader === seat) badges.push(h("span", { class: "badge", text: "leads" }));
+    if (acting) badges.push(h("span", { class: "badge acting", text: you ? "your turn" : "to play" }));
+    items.push(
+      h("li", { class: `seat${you ? " you" : ""}${acting ? " acting" : ""}` },
+        h("span", { class: "seat-name", text: you ? `You (seat ${seat})` : `Seat ${seat} · bot` }),
+        ...badges,
+        h("span", { class: "seat-facts", text: facts.join(" · ") })),
+    );
+  }
+  ui.seats.replaceChildren(...items);
+}
+
+function tableWidth() {
+  return Math.max(240, Math.min(ui.table.clientWidth || 320, 960) - 24);
+}
+
+/** The side of a tile's half in a line: bigger on a wide table, never under 16 px. */
+function lineSize(width) {
+  return Math.max(16, Math.min(26, Math.floor(width / 18)));
+}
+
+function renderTable() {
+  const view = game.view;
+  const kind = LAYOUTS[layout()];
+  const parts = kind ? kind.table(view, tableOf(view)) : plainTable(view);
+  ui.table.replaceChildren(...parts);
+}
+
+/** A ruleset with no table of its own: what every view has. */
+function plainTable(view) {
+  return [h("p", { class: "facts", text: `Stock: ${plural(view.stock, "tile")}` })];
+}
+
+/** ARM: one arm from a lead double, with one open end. */
+function armTable(view, table) {
+  const parts = [];
+  const facts = [`Boneyard: ${plural(view.stock, "tile")}`];
+  if (table.open_end !== undefined) facts.unshift(`Open end: ${table.open_end}`);
+  if (table.bonus_turn && game.status === "IN_PROGRESS") facts.push(`${Who(game.toAct)}: bonus turn`);
+  parts.push(h("h3", { text: "The arm" }), h("p", { class: "facts", text: facts.join(" · ") }));
+  if (!table.line.length) {
+    parts.push(h("p", { class: "muted", text: "No tile laid yet: the player holding the highest double leads it." }));
+    return parts;
+  }
+  // [OAJ-4] one arm from the lead double: each tile's matching half touches the tile before
+  const chain = [];
+  let open = table.line[0].high;
+  for (const tile of table.line) {
+    const first = tile.high === open ? tile.high : tile.low;
+    const second = first === tile.high ? tile.low : tile.high;
+    chain.push({ first, second });
+    open = second;
+  }
+  const names = table.line.map(tileName).join(", ");
+  parts.push(
+    h("div", { class: "line-box" },
+      snakeSvg(chain, {
+        width: tableWidth(),
+        size: lineSize(tableWidth()),
+        marks: { [chain.length - 1]: { second: "open" } },
+        label: `The arm, from the lead double: ${names}. The open end is ${table.open_end}.`,
+      })),
+  );
+  return parts;
+}
+
+/** The place of the n-th tile played (1-based): rows of 8, back and forth ([TD-6]). */
+function placeOf(n) {
+  const index = n - 1;
+  const row = Math.floor(index / 8);
+  const column = index % 8;
+  return row % 2 === 0 ? column : 7 - column;
+}
+
+/** PLACES: numbered places in rows, the top tile of each showing, one open half. */
+function placesTable(view, table) {
+  const parts = [h("h3", { text: "The eight places" })];
+  const facts = [];
+  if (table.open_pip !== undefined) facts.push(`Open half: ${table.open_pip}`);
+  facts.push(`${plural(table.played, "tile")} played`);
+  parts.push(h("p", { class: "facts", text: facts.join(" · ") }));
+  const last = table.played > 0 ? placeOf(table.played) : -1;
+  const places = table.places.map((place, i) => {
+    const caption = place.depth > 1 ? `place ${i + 1}, ${place.depth} deep` : `place ${i + 1}`;
+    let picture;
+    let label;
+    if (hasTile(place.top)) {
+      const open = i === last ? table.open_pip : undefined;
+      const top = place.top;
+      const first = open === top.low && open !== top.high ? top.low : top.high;
+      const second = first === top.high ? top.low : top.high;
+      label = `place ${i + 1}: ${tileName(top)} on top${place.depth > 1 ? `, ${place.depth} tiles deep` : ""}${open !== undefined ? `, the last tile played, ${open} open` : ""}`;
+      picture = tileSvg(first, second, {
+        size: 22, red: red(), mark: open !== undefined ? { first: "open" } : {},
+      });
+    } else {
+      label = `place ${i + 1}: empty`;
+      picture = h("span", { class: "empty-place", "aria-hidden": "true" });
+    }
+    return h("li", { class: `place${i === last ? " last" : ""}`, "aria-label": label },
+      picture, h("span", { class: "caption", "aria-hidden": "true", text: caption }));
+  });
+  parts.push(h("ol", { class: "places" }, ...places));
+  parts.push(h("p", { class: "muted small", text: "Only the top tile of each place shows; tiles 9 to 16 cover tiles 8 to 1, and so on." }));
+  const discards = table.discards || [];
+  parts.push(h("h4", { text: `Your discards (face down; ${plural(discards.length, "tile")}, ${discards.reduce((s, t) => s + pips(t), 0)} pips against you)` }));
+  parts.push(
+    discards.length
+      ? h("div", { class: "tiles small" }, ...discards.map((t) => tileSvg(t.high, t.low, { size: 14, red: red(), label: tileName(t) })))
+      : h("p", { class: "muted", text: "None yet." }),
+  );
+  return parts;
+}
+
+/** A tile's worth in a catch: big fish 2 per pip, small fish its red pips ([TU-9]). */
+function fishValue(tile) {
+  if (pips(tile) >= 8) return { big: true, value: 2 * pips(tile) };
+  const allSixes = red() === "all";
+  let value = 0;
+  for (const half of [tile.high, tile.low]) {
+    if (half === 1 || half === 4) value += half;
+    else if (half === 6 && (allSixes || tile.high === tile.low)) value += 3;
+  }
+  return { big: false, value };
+}
+
+/** LAKE: face-up tiles caught by hand tiles of the same total. */
+function lakeTable(view, table) {
+  const parts = [h("h3", { text: "The lake" })];
+  parts.push(h("p", { class: "facts", text: `Woodpile: ${plural(view.stock, "tile")} · tiles match when their pips add up to the same total; [2-1] and [4-2] also match each other` }));
+  const lake = table.lake.map((t) => tileSvg(t.high, t.low, { size: 18, red: red(), label: tileName(t) }));
+  const piles = table.piles.map((t) =>
+    h("span", { class: "pile", role: "img", "aria-label": `a pile of three ${tileName(t)}` },
+      tileSvg(t.high, t.low, { size: 18, red: red() }), h("span", { class: "badge", text: "×3 pile" })));
+  parts.push(lake.length || piles.length
+    ? h("div", { class: "tiles lake" }, ...lake, ...piles)
+    : h("p", { class: "muted", text: "The lake is empty." }));
+  if (hasTile(table.drawn)) {
+    parts.push(h("p", { class: "drawn" }, h("span", { text: `Drawn by ${who(game.toAct)}, waiting for a choice: ` }),
+      tileSvg(table.drawn.high, table.drawn.low, { size: 18, red: red(), label: tileName(table.drawn) })));
+  }
+  parts.push(h("h3", { text: "Catches" }));
+  parts.push(h("p", { class: "muted small", text: "Big fish (8 pips or more) score 2 per pip; small fish score their red pips (1s and 4s are red), the small total rounded up to tens. Under each tile: its points, or its red pips (r)." }));
+  const rows = table.catches.map((caught, seat) => {
+    let big = 0;
+    let small = 0;
+    const tiles = caught.tiles.map((t) => {
+      const fish = fishValue(t);
+      if (fish.big) big += fish.value;
+      else small += fish.value;
+      return h("figure", { class: "fish" },
+        tileSvg(t.high, t.low, { size: 14, red: red(), label: `${tileName(t)}, ${fish.big ? `big fish, ${fish.value}` : `small fish, ${fish.value} red`}` }),
+        h("figcaption", { "aria-hidden": "true", text: fish.big ? String(fish.value) : `${fish.value}r` }));
+    });
+    const rounded = Math.ceil(small / 10) * 10;
+    const sum = caught.tiles.length
+      ? `big ${big} + small ${small} red → ${rounded} = ${table.catch_counts[seat]}`
+      : "nothing caught yet";
+    return h("li", { class: `catch${seat === game.seat ? " you" : ""}` },
+      h("span", { class: "catch-who", text: `${seat === game.seat ? "You" : `Seat ${seat}`}: ${sum}` }),
+      h("div", { class: "tiles" }, ...tiles));
+  });
+  parts.push(h("ul", { class: "catches" }, ...rows));
+  return parts;
+}
+
+/** LINE: a line with two open ends (and the dice, where the ruleset throws them). */
+function lineTable(view, table) {
+  const parts = [];
+  const dice = table.dice || [];
+  if (dice.length) {
+    parts.push(
+      h("h3", { text: "The dice" }),
+      h("div", { class: "dice", role: "group", "aria-label": `the dice of round ${table.round}: ${dice.join(", ")}` },
+        ...dice.map((n) => dieSvg(n)),
+        h("span", { class: "facts", text: `Round ${table.round}, thrown by ${who(table.leader)}. Tiles you may lay add up to ${listWords((table.qualifying || []).map(String)) || "nothing"}.` })),
+    );
+  }
+  parts.push(h("h3", { text: "The line" }));
+  const facts = [];
+  if (table.left_end !== undefined) facts.push(`Left end: ${table.left_end}`, `Right end: ${table.right_end}`);
+  facts.push(`Boneyard: ${plural(view.stock, "tile")}`);
+  if (table.idle_rounds !== undefined) facts.push(`Rounds with no tile laid: ${table.idle_rounds} (two end the hand)`);
+  parts.push(h("p", { class: "facts", text: facts.join(" · ") }));
+  if (!table.line.length) {
+    parts.push(h("p", { class: "muted", text: "No tile laid yet: the first tile starts the line, high half to the left." }));
+    return parts;
+  }
+  const chain = table.line.map((laid) => ({ first: laid.left, second: laid.right }));
+  const marks = {};
+  marks[0] = { first: "left-end" };
+  marks[chain.length - 1] = { ...(marks[chain.length - 1] || {}), second: "right-end" };
+  parts.push(
+    h("div", { class: "line-box" },
+      snakeSvg(chain, {
+        width: tableWidth(),
+        size: lineSize(tableWidth()),
+        marks,
+        label: `The line, left to right: ${table.line.map((l) => `${l.left}-${l.right}`).join(", ")}. Left end ${table.left_end}, right end ${table.right_end}.`,
+      })),
+    h("p", { class: "muted small" },
+      h("span", { class: "key left-end", "aria-hidden": "true" }), " left end (the line's start) ",
+      h("span", { class: "key right-end", "aria-hidden": "true" }), " right end (its tail)"),
+  );
+  return parts;
+}
+
+const HAND_KINDS = new Set(["PLAY", "DISCARD", "CAPTURE", "PILE"]);
+
+function guideText(moves) {
+  const kind = LAYOUTS[layout()];
+  const kinds = new Set(moves.map((m) => m.kind));
+  return kind ? kind.guide(moves, kinds, tableOf(game.view)) : plainGuide(kinds);
+}
+
+function plainGuide(kinds) {
+  if (kinds.has("PLAY")) return "Play a tile (the highlighted tiles can be played).";
+  if (kinds.has("DRAW")) return "Nothing in your hand can be played: draw.";
+  return "Choose your move.";
+}
+
+function armGuide(moves, kinds, table) {
+  const o = table.open_end;
+  if (kinds.has("PLAY")) {
+    if (!table.line.length) return "You hold the highest double: lead it.";
+    if (table.bonus_turn) return `Bonus turn (you played a double): play another tile with a ${o}.`;
+    return `Play a tile with a ${o} (highlighted) on the open end of the arm.`;
+  }
+  if (kinds.has("DRAW")) return `Nothing in your hand has a ${o}: draw. Tiles are drawn until one matches, and it is played at once.`;
+  if (table.bonus_turn) return `Bonus turn, but nothing in your hand has a ${o}: pass.`;
+  return `Nothing matches ${o} and the boneyard is empty: pass.`;
+}
+
+function placesGuide(moves, kinds, table) {
+  const o = table.open_pip;
+  if (moves.some((m) => m.open_pip !== undefined)) return "You lead: play any tile and choose which of its halves stays open.";
+  if (kinds.has("PLAY")) return `Play a tile with a ${o} (solid outline; its other half becomes the open half), or discard any tile face down (dashed). Discarded pips count against you.`;
+  return `Nothing has a ${o}: discard a tile face down (its pips count against you, so light tiles cost less).`;
+}
+
+function lakeGuide(moves, kinds) {
+  if (kinds.has("CAPTURE_DRAWN")) return "The tile you drew can catch more than one thing: choose what it catches.";
+  if (kinds.has("CAPTURE") || kinds.has("PILE")) return "Catch a lake tile with a hand tile of the same pip total ([2-1] and [4-2] also match each other), or pile three alike. Then a tile is drawn from the woodpile for you.";
+  return "Nothing in your hand matches the lake: pass. A tile is then drawn from the woodpile for you.";
+}
+
+function lineGuide(moves, kinds, table) {
+  const thrown = (table.dice || []).length > 0;
+  const totals = listWords((table.qualifying || []).map(String));
+  if (kinds.has("PLAY")) {
+    const which = thrown ? `a tile whose pips add up to ${totals}` : "a tile";
+    if (!table.line.length) return `Start the line with ${which}.`;
+    return `Lay ${which} on an end it matches (left ${table.left_end}, right ${table.right_end}).${thrown ? " You go on laying while you can." : ""}`;
+  }
+  if (kinds.has("DRAW")) return thrown ? "You cannot lay a tile this round: draw one (it cannot be laid until your next turn)." : "You cannot lay a tile: draw one.";
+  return "You cannot lay a tile and the boneyard is empty: pass.";
+}
+
+/** The layouts the playground draws, by `drawing.layout`: the table and the guide. */
+const LAYOUTS = {
+  ARM: { table: armTable, guide: armGuide },
+  PLACES: { table: placesTable, guide: placesGuide },
+  LAKE: { table: lakeTable, guide: lakeGuide },
+  LINE: { table: lineTable, guide: lineGuide },
+};
+
+/** What the moves of a group share, as the JSON of the tile that opens their prompt. */
+function shared(moves) {
+  const out = { seat: moves[0].seat };
+  if (moves.every((m) => m.kind === moves[0].kind)) out.kind = moves[0].kind;
+  out.tile = moves[0].tile;
+  return out;
+}
+
+function moveButton(move, content, extraClass = "") {
+  const label = moveLabel(move);
+  return h("button", {
+    type: "button",
+    class: `move ${move.kind.toLowerCase()} ${extraClass}`.trim(),
+    "data-move": JSON.stringify(move),
+    "aria-label": label,
+    onclick: () => choose(move),
+  }, content ?? capital(label));
+}
+
+function renderHand(waiting) {
+  const view = game.view;
+  const moves = waiting && game.status === "IN_PROGRESS" ? view.legal_moves : [];
+  const groups = new Map();
+  for (const move of moves) {
+    if (!HAND_KINDS.has(move.kind)) continue;
+    const key = tileName(move.tile);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(move);
+  }
+  const hinted = game.hint && game.hint.move ? JSON.stringify(game.hint.move) : null;
+  ui.hand.classList.toggle("your-turn", moves.length > 0);
+  ui.hand.replaceChildren(...view.hand.map((tile) => {
+    const group = groups.get(tileName(tile)) || [];
+    const picture = tileSvg(tile.high, tile.low, { size: 28, red: red() });
+    const isHinted = hinted !== null && group.some((m) => JSON.stringify(m) === hinted);
+    const kindClass = group.some((m) => m.kind !== "DISCARD") ? "playable" : "discard-only";
+    if (group.length === 1) {
+      return moveButton(group[0], picture, `tile-btn ${kindClass}${isHinted ? " hinted" : ""}`);
+    }
+    if (group.length > 1) {
+      const verb = group.every((m) => m.kind === "PLAY") ? "play" : group.every((m) => m.kind === "CAPTURE") ? "catch with" : "use";
+      const open = game.prompt && game.prompt.key === tileName(tile);
+      const button = h("button", {
+        type: "button",
+        class: `move tile-btn ${kindClass}${isHinted ? " hinted" : ""}${open ? " choosing" : ""}`,
+        "data-move": JSON.stringify(shared(group)),
+        "aria-haspopup": "dialog",
+        "aria-expanded": open ? "true" : "false",
+        "aria-label": `${verb} ${tileName(tile)}: ${group.length} choices`,
+      }, picture);
+      button.addEventListener("click", () => openPrompt(tileName(tile), group, button));
+      return button;
+    }
+    return h("span", { class: "tile idle", role: "img", "aria-label": tileName(tile) }, picture);
+  }));
+  if (!view.hand.length) ui.hand.replaceChildren(h("p", { class: "muted", text: "No tiles in your hand." }));
+
+  ui.guide.textContent = moves.length ? guideText(moves) : "";
+  const actions = [];
+  for (const move of moves) {
+    if (HAND_KINDS.has(move.kind)) continue;
+    if (move.kind === "CAPTURE_DRAWN") {
+      actions.push(moveButton(move, [
+        tileSvg(move.target.high, move.target.low, { size: 16, red: red() }),
+        h("span", { text: capital(moveLabel(move)) }),
+      ], "with-tile"));
+    } else {
+      actions.push(moveButton(move, null, "big"));
+    }
+  }
+  if (waiting && game.status === "HAND_OVER" && game.nextHand) actions.push(moveButton(game.nextHand, "Deal the next hand", "big primary"));
+  if (moves.length) actions.push(h("button", { type: "button", class: "secondary", onclick: askHint, text: "Hint" }));
+  ui.actions.replaceChildren(...actions);
+  renderPrompt(moves);
+}
+
+function openPrompt(key, moves, opener) {
+  game.prompt = { key, opener };
+  render();
+  const first = ui.prompt.querySelector("[data-move]");
+  if (first) first.focus();
+}
+
+function closePrompt() {
+  const key = game && game.prompt && game.prompt.key;
+  if (!game) return;
+  game.prompt = null;
+  render();
+  if (key) {
+    const again = [...ui.hand.querySelectorAll("[aria-haspopup]")].find((b) => b.getAttribute("aria-label").includes(` ${key}:`));
+    if (again) again.focus();
+  }
+}
+
+function renderPrompt(moves) {
+  const prompt = game.prompt;
+  const group = prompt ? moves.filter((m) => HAND_KINDS.has(m.kind) && tileName(m.tile) === prompt.key) : [];
+  if (!prompt || !group.length) {
+    if (prompt && !group.length) game.prompt = null;
+    ui.prompt.hidden = true;
+    ui.prompt.replaceChildren();
+    return;
+  }
+  const tile = group[0].tile;
+  let question = `What do you do with ${prompt.key}?`;
+  if (group.every((m) => m.kind === "PLAY" && m.end !== "END_UNSPECIFIED" && m.end !== undefined)) question = `Which end do you play ${prompt.key} on?`;
+  else if (group.every((m) => m.kind === "PLAY" && m.open_pip !== undefined)) question = `You lead ${prompt.key}: which half stays open?`;
+  else if (group.every((m) => m.kind === "CAPTURE")) question = `Which lake tile does ${prompt.key} catch?`;
+  const choices = group.map((move) => {
+    let content = capital(moveLabel(move));
+    if (move.kind === "PLAY" && move.end === "LEFT") content = `Left end (${tableOf(game.view).left_end})`;
+    if (move.kind === "PLAY" && move.end === "RIGHT") content = `Right end (${tableOf(game.view).right_end})`;
+    if (move.kind === "PLAY" && move.open_pip !== undefined) content = `Leave ${move.open_pip} open`;
+    if (move.kind === "CAPTURE") {
+      content = [tileSvg(move.target.high, move.target.low, { size: 16, red: red() }), h("span", { text: capital(moveLabel(move)) })];
+    }
+    return moveButton(move, content, move.kind === "CAPTURE" ? "with-tile" : "");
+  });
+  ui.prompt.replaceChildren(
+    h("p", { id: "prompt-title", class: "prompt-title" },
+      tileSvg(tile.high, tile.low, { size: 14, red: red() }), h("span", { text: question })),
+    h("div", { class: "choices" }, ...choices,
+      h("button", { type: "button", class: "secondary", onclick: closePrompt, text: "Cancel" })),
+  );
+  ui.prompt.hidden = false;
+}
+
+ui.prompt.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") closePrompt();
+});
+
+function renderHint() {
+  const hint = game && game.hint;
+  if (!hint) {
+    ui.hint.hidden = true;
+    ui.hint.replaceChildren();
+    return;
+  }
+  ui.hint.hidden = false;
+  if (hint.loading) {
+    ui.hint.replaceChildren(h("p", { text: "The strong bot is thinking about your move…" }));
+    return;
+  }
+  // the service lists the estimates best first (its ranking weighs points too, not only
+  // the share of wins shown)
+  const searched = (hint.estimates || []).filter((e) => e.playouts > 0);
+  ui.hint.replaceChildren(
+    h("p", {}, h("strong", { text: "Hint: " }), h("span", { text: `${capital(moveLabel(hint.move))}.` })),
+    searched.length > 1
+      ? h("ol", { class: "estimates" }, ...searched.slice(0, 4).map((e) =>
+        h("li", { text: `${capital(moveLabel(e.move))}: wins about ${Math.round(e.value * 100)}% of ${e.playouts} trial games` })))
+      : h("p", { class: "muted", text: "There was nothing to weigh: that move is the only sensible one." }),
+  );
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+function renderResult() {
+  const score = game && game.score;
+  if (!score || game.status === "IN_PROGRESS") {
+    ui.result.hidden = true;
+    ui.result.replaceChildren();
+    return;
+  }
+  const last = score.hands.at(-1);
+  const parts = [];
+  const seats = score.seats;
+  const hasNet = seats.some((s) => s.net !== undefined);
+  if (last) {
+    const hasSettlement = last.settlement && last.settlement.length > 0;
+    parts.push(h("h3", { id: "result-title", text: `Hand ${last.hand} is over` }));
+    if (END_WORDS[last.end]) parts.push(h("p", { text: `It ended because ${END_WORDS[last.end]}.` }));
+    parts.push(h("p", { class: "winners", text: winnersWords(last.winners, "hand") }));
+    const runningNet = hasNet && game.status === "HAND_OVER";
+    const head = ["Seat", drawing().count_label || "count", "hand points", "match total"];
+    if (hasSettlement) head.push("settled this hand");
+    if (runningNet) head.push("settlement so far");
+    parts.push(
+      h("table", { class: "score" },
+        h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col", text })))),
+        h("tbody", {}, ...seats.map((s) => h("tr", { class: s.seat === game.seat ? "you" : "" },
+          h("th", { scope: "row", text: s.seat === game.seat ? `You (${s.seat})` : `Seat ${s.seat}` }),
+          h("td", { text: String(last.counts[s.seat] ?? "") }),
+          h("td", { text: String(last.points[s.seat] ?? "") }),
+          h("td", { text: String(s.match_points) }),
+          hasSettlement ? h("td", { text: signed(last.settlement[s.seat]) }) : null,
+          runningNet ? h("td", { text: signed(s.net ?? 0) }) : null)))),
+    );
+  }
+  if (game.status === "MATCH_OVER") {
+    parts.push(h("h3", { text: "The match is over" }));
+    parts.push(h("p", { class: "winners big", text: winnersWords(score.winners, "match") }));
+    const lowWins = game.info.low_wins;
+    parts.push(
+      h("h4", { text: lowWins ? "Match totals (fewest points win)" : "Match totals (most points win)" }),
+      h("table", { class: "score" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Seat" }), h("th", { scope: "col", text: "total" }),
+          hasNet ? h("th", { scope: "col", text: "settlement" }) : null)),
+        h("tbody", {}, ...seats.map((s) => h("tr", { class: s.seat === game.seat ? "you" : "" },
+          h("th", { scope: "row", text: s.seat === game.seat ? `You (${s.seat})` : `Seat ${s.seat}` }),
+          h("td", { text: String(s.match_points) }),
+          hasNet ? h("td", { text: `${signed(s.net ?? 0)} ${(s.net ?? 0) > 0 ? "(receives)" : (s.net ?? 0) < 0 ? "(pays)" : ""}`.trim() }) : null)))),
+    );
+    if (score.hands.length > 1) {
+      parts.push(
+        h("h4", { text: "Hand by hand (points)" }),
+        h("table", { class: "score history" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Hand" }),
+            ...seats.map((s) => h("th", { scope: "col", text: s.seat === game.seat ? "You" : `Seat ${s.seat}` })))),
+          h("tbody", {}, ...score.hands.map((hand) => h("tr", {},
+            h("th", { scope: "row", text: String(hand.hand) }),
+            ...seats.map((s) => h("td", { text: String(hand.points[s.seat] ?? "") })))))),
+      );
+    }
+    parts.push(seedCheckPart());
+  }
+  ui.result.replaceChildren(...parts);
+  ui.result.hidden = false;
+}
+
+function seedCheckPart() {
+  const check = game.seedCheck;
+  const box = h("div", { id: "seed-check", class: "seed-check" });
+  if (!check) {
+    box.append(h("p", { text: "Checking the revealed seed against the commitment…" }));
+    return box;
+  }
+  box.dataset.verified = check.ok ? "true" : "false";
+  box.append(
+    h("h4", { text: "Were the deals fixed in advance?" }),
+    h("p", {}, h("span", { text: "Seed revealed: " }), h("code", { class: "hex", text: check.seed })),
+    h("p", {}, h("span", { text: "Its SHA-256, computed in this page: " }), h("code", { class: "hex", text: check.digest })),
+    h("p", {}, h("span", { text: "Commitment shown at the start: " }), h("code", { class: "hex", text: game.commitment })),
+    h("p", { class: check.ok ? "ok" : "bad" },
+      check.ok
+        ? "✓ They match: the seed, and so every deal and every throw of the dice, was fixed before the first move. Anyone can re-deal the match from it (README, “Checkable deals”)."
+        : "✗ They do not match: this match's deals cannot be trusted."),
+  );
+  return box;
+}
+
+/** The turns so far, the latest first, under the number of their hand. */
+function renderLog() {
+  const entries = game.log.slice(-150).reverse();
+  let hand = null;
+  const items = [];
+  for (const entry of entries) {
+    if (entry.hand !== hand) {
+      hand = entry.hand;
+      items.push(h("li", { class: "log-hand", text: `Hand ${hand}` }));
+    }
+    items.push(h("li", { class: "log-turn", text: entry.texts.join(" ") }));
+  }
+  ui.log.replaceChildren(...items);
+}
+
+// ------------------------------------------------------------------ start-up
+
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (game && game.view) renderTable();
+  }, 150);
+});
+
+ui.api.value = params.get("api") || (location.origin.startsWith("http") ? location.origin : "http://127.0.0.1:8080");
+if (params.has("delay")) ui.delay.value = params.get("delay");
+if (params.has("seed")) ui.seed.value = params.get("seed");
+ui.ruleset.addEventListener("change", chooseRuleset);
+ui.players.addEventListener("change", fillSeats);
+ui.reload.addEventListener("click", loadCatalogue);
+ui.api.addEventListener("change", loadCatalogue);
+ui.setup.addEventListener("submit", startMatch);
+loadCatalogue();

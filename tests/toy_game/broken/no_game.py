@@ -1,0 +1,5 @@
+"""A module that declares no ``GAME``."""
+
+from ..rules import HighTile
+
+RULESET = HighTile()
