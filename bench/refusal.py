@@ -56,7 +56,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import interleaved, load_average, load_line, rss_mib, serving
-from domino_rules import rules
+from domino_rules import games, rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.bots.playout import play_out
 from domino_rules.rules import Event, EventKind, HandResult, Match, Status
@@ -68,12 +68,15 @@ from domino_rules.state.tokens import KeyRing, TokenCodec
 
 GAME_ID = "ab" * 12
 TARGET_MS = 5.0
+#: Each game's longest match: its largest table, and options that let it last the most
+#: hands the framework allows (``GamePackage.long_match``).
 LONGEST = {
-    "tiu_u": ({"hands": 1000}, 4),
-    "tsair_deng": ({"hands": 1000}, 4),
-    "throw_up": ({"hands_per_player": 20}, 3),
-    "one_arm_joe": ({"target_score": 100_000}, 9),
+    game.id: (dict(game.long_match(MAX_HANDS)[0]), game.long_match(MAX_HANDS)[1])
+    for game in games.all_games()
 }
+#: The game whose states are forged: Tiu U's (a match of up to 1,000 hands, settled hand
+#: by hand, with the largest hidden pile, its woodpile).
+FORGED = "tiu_u"
 
 
 def longest_match(ruleset_id: str) -> tuple[Match[Any, Any], Match[Any, Any]]:
@@ -112,31 +115,30 @@ def corpus(plain: RulesService, sealed: RulesService) -> dict[str, tuple[bytes, 
         game = Game(rules.get(ruleset_id), match, GAME_ID, 10**6)
         kinds[name] = (plain.encode(game), sealed.encode(game))
 
-    tiu = rules.get("tiu_u")
+    tiu = rules.get(FORGED)
     mid = tiu.new_match(tiu.make_options({}), 4, "mid")
     mid, _ = tiu.apply(mid, tiu.legal_moves(mid)[0])
-    both("reference: legal mid-hand", "tiu_u", mid)
+    both("reference: legal mid-hand", FORGED, mid)
     for ruleset_id in sorted(LONGEST):
         in_progress, final = longest_match(ruleset_id)
         both(f"legal longest {ruleset_id}", ruleset_id, in_progress)
         both(f"legal finished {ruleset_id}", ruleset_id, final)
-    joe = rules.get("one_arm_joe")
-    start = joe.new_match(joe.make_options({"target_score": 100_000}), 2, "forged")
-    zero = HandResult((0, 0), (0, 0), (0,), next(iter(joe.hand_ends)))
+    start = tiu.new_match(tiu.make_options({"hands": MAX_HANDS}), 4, "forged")
+    zero = HandResult((0,) * 4, (0,) * 4, (0,), next(iter(tiu.hand_ends)), (0,) * 4)
     for hands in (MAX_HANDS - 1, 20_000):
         history = set_field(start, "history", (zero,) * hands)
-        both(f"forged history {hands}", "one_arm_joe", set_field(history, "hand_number", hands + 1))
+        both(f"forged history {hands}", FORGED, set_field(history, "hand_number", hands + 1))
     short = tiu.new_match(tiu.make_options({"hands": 2}), 4, "forged")
     fish = HandResult((1,) * 4, (1,) * 4, (0,), next(iter(tiu.hand_ends)), (0,) * 4)
     forged = set_field(set_field(short, "history", (fish,) * 900), "hand_number", 901)
-    both("forged history past options", "tiu_u", forged)
+    both("forged history past options", FORGED, forged)
     for count in (MAX_EVENTS, 10_000):
         events = (Event(EventKind.PASS, seat=0),) * count
-        both(f"forged events {count}", "one_arm_joe", set_field(start, "last_events", events))
+        both(f"forged events {count}", FORGED, set_field(start, "last_events", events))
     tile = short.hand_state.hands[0][0]
     state = set_field(short.hand_state, "woodpile", (tile,) * 250)
-    both("forged 250-tile woodpile", "tiu_u", set_field(short, "hand_state", state))
-    bomb = packing.fingerprint(joe) + b"\x01" + zlib.compress(bytes(32 * 1024 * 1024), 9)
+    both("forged 250-tile woodpile", FORGED, set_field(short, "hand_state", state))
+    bomb = packing.fingerprint(tiu) + b"\x01" + zlib.compress(bytes(32 * 1024 * 1024), 9)
     kinds["deflate bomb (32 MiB)"] = (unsealed(bomb), sealed.tokens.seal(bomb))
     big = packing.fingerprint(tiu) + b"\x00" + os.urandom(64 * 1024 - 30)
     kinds["random near 64 KiB"] = (unsealed(big)[: 64 * 1024], sealed.tokens.seal(big)[:65536])
@@ -227,8 +229,8 @@ class GcPauses:
 
 
 def long_token(codec: TokenCodec, hands: int) -> tuple[bytes, Any]:
-    ruleset = rules.get("tiu_u")
-    match = ruleset.new_match(ruleset.make_options({"hands": 1000}), 4, "attack")
+    ruleset = rules.get(FORGED)
+    match = ruleset.new_match(ruleset.make_options({"hands": MAX_HANDS}), 4, "attack")
     chooser = random.Random("attack")
     while match.hand_number <= hands or match.status is not Status.IN_PROGRESS:
         match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))

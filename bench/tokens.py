@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import load_average, load_line
-from domino_rules import rules
+from domino_rules import games, rules
 from domino_rules.api import RulesService
 from domino_rules.api.service import new_seed
 from domino_rules.bots.playout import Step, hand_over, play_out
@@ -41,12 +41,9 @@ LONG_TARGET = 1024
 MID_HAND_TARGET = 400
 GAME_ID = "ab" * 12  # as long as a real game id
 #: Each ruleset's options and table for a long match: its largest table, and options
-#: that let the match last 50 hands.
+#: that let the match last 50 hands (``GamePackage.long_match``).
 LONG_MATCHES: dict[str, tuple[dict[str, Any], int]] = {
-    "one_arm_joe": ({"target_score": 100_000}, 9),
-    "tsair_deng": ({"hands": 50}, 4),
-    "tiu_u": ({"hands": 50}, 4),
-    "throw_up": ({"hands_per_player": 17}, 3),
+    game.id: (dict(game.long_match(50)[0]), game.long_match(50)[1]) for game in games.all_games()
 }
 
 

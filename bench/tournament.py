@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """How strong the bots are, measured: seeded matches between levels, seats rotated.
 
-For every ruleset (``--rulesets``, default all four) and every pairing (``--pairings``,
+For every ruleset (``--rulesets``, default every game installed) and every pairing (``--pairings``,
 default ``GREEDY:RANDOM,STRONG:GREEDY``: a hero level against an opponent level), plays
 ``--matches`` 2-player matches (default 400; ``--quick`` 40), each to its end, with the
 ruleset's default options (``--short`` plays the shortest matches instead, see
-:data:`SHORT`). Matches come in pairs on the same deal: deal ``d`` (game seed
+each game's ``GamePackage.shortest``). Matches come in pairs on the same deal: deal ``d`` (game seed
 ``tournament/<ruleset>/<d>``, which also fixes every later deal and throw) is played once
 with the hero in seat 0 and once in seat 1, so that the luck of the deal falls on both
 sides. The bots' own seeds are the match number; STRONG plays its default budget
@@ -32,9 +32,9 @@ percentile (nearest rank), the largest, and how many. The load average is printe
 start and at the end (the machine may be shared).
 
 ``--matches-for ID=N,...`` gives some rulesets more matches than ``--matches``; by
-default Tiu U and Throw-up get 4,000 (:data:`MORE_MATCHES`): STRONG's edge over GREEDY
-there is a point or two of win share, which 400 matches cannot tell from luck (see
-``bench/README.md``). ``--jobs N`` plays the matches of the table in N
+default each game gets its ``GamePackage.tournament_matches`` (Tiu U and Throw-up 4,000:
+STRONG's edge over GREEDY there is a point or two of win share, which 400 matches cannot
+tell from luck, see ``bench/README.md``). ``--jobs N`` plays the matches of the table in N
 worker processes (default 2).
 Progress goes to stderr, the tables to stdout.
 
@@ -62,22 +62,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import load_average, load_text
-from domino_rules import bots, rules
+from domino_rules import bots, games, rules
 from domino_rules.bots import Level
 from domino_rules.rules import Match, MoveKind, Ruleset, Status
 
-RULESETS = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up")
-#: The shortest match of each ruleset (``--short``): a single hand where the ruleset
-#: allows it; Throw-up's shortest match is two hands, one led by each seat.
-SHORT: dict[str, dict[str, Any]] = {
-    "one_arm_joe": {"target_score": 0},
-    "tsair_deng": {"hands": 1},
-    "tiu_u": {"hands": 1},
-    "throw_up": {"hands_per_player": 1},
+RULESETS = tuple(game.id for game in games.all_games())
+#: Matches per pairing where a game asks for more than ``--matches``' default.
+MORE_MATCHES = {
+    game.id: game.tournament_matches for game in games.all_games() if game.tournament_matches != 400
 }
-#: Rulesets whose levels are closer than the others' get more matches by default (see
-#: ``bench/README.md``): their edge is small next to the luck of the deal.
-MORE_MATCHES = {"tiu_u": 4000, "throw_up": 4000}
 PLAYERS = 2
 Z95 = 1.959964
 
@@ -100,7 +93,7 @@ class Result:
 
 
 def options_of(ruleset: Ruleset[Any, Any], short: bool) -> Any:
-    return ruleset.make_options(SHORT[ruleset.id] if short else {})
+    return ruleset.make_options(games.get(ruleset.id).shortest if short else {})
 
 
 def play_match(
@@ -259,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="40 matches, 4 timing matches")
     parser.add_argument("--rulesets", default=",".join(RULESETS), help="comma-separated ids")
     parser.add_argument("--pairings", default="GREEDY:RANDOM,STRONG:GREEDY")
-    parser.add_argument("--short", action="store_true", help="the shortest matches (SHORT)")
+    parser.add_argument("--short", action="store_true", help="the shortest matches")
     parser.add_argument("--playouts", type=int, default=None, help="STRONG's budget")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--timing-matches", type=int, default=None, help="default 20")

@@ -383,7 +383,7 @@ LINKS: tuple[Link, ...] = (
 # ----------------------------------------------------------------------- description
 
 DESCRIPTION = """\
-The authoritative rules of four domino games as a stateless service. Every game
+The authoritative rules of traditional domino games as a stateless service. Every game
 travels in an opaque `state` token that the caller keeps and sends back; the service
 keeps nothing. The same contract is served over gRPC (`domino_rules.v1.DominoRules`);
 this document describes the REST door and is generated from the proto and its
@@ -1033,7 +1033,7 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
         "info": {
             "title": f"{contract.package}.{service.name}",
             "version": contract.package.rpartition(".")[2],
-            "summary": "Domino rules: four games as a stateless service.",
+            "summary": "Domino rules: traditional domino games as a stateless service.",
             "description": DESCRIPTION.replace("{server_answers}", server_answers),
             "license": {"name": "MIT", "identifier": "MIT"},
         },

@@ -9,8 +9,10 @@ free port; the chosen ports are printed once both doors answer, one line each::
 
 SIGTERM or SIGINT stops both gracefully. Flags override the environment variables of
 :mod:`domino_rules.serving.settings`; a bad setting stops start-up with exit status 2 and one
-line on stderr. ``serve`` itself is a supervisor (:mod:`domino_rules.serving.supervisor`) that
-never loads gRPC. ``domino-rules keygen`` prints a new sealing key entry.
+line on stderr; so does a game that cannot be installed (``DOMINO_RULES_GAMES``, see
+:mod:`domino_rules.games`). ``serve`` itself is a supervisor
+(:mod:`domino_rules.serving.supervisor`) that never loads gRPC. ``domino-rules keygen``
+prints a new sealing key entry.
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .observability import logs
-from .serving.settings import SettingError, Settings
 from .state.tokens import KeyRing
+
+if TYPE_CHECKING:
+    from .serving.settings import Settings
 
 __all__ = ["main"]
 
@@ -57,7 +62,7 @@ _HELP = {
 }
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(settings: type[Settings]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="domino-rules", description="The domino rules service.")
     parser.add_argument("--version", action="version", version=f"domino-rules {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -65,10 +70,10 @@ def _parser() -> argparse.ArgumentParser:
     for name, (metavar, text) in _HELP.items():
         # values stay text here: Settings checks them, with messages naming flag and variable
         serve.add_argument(
-            Settings.flag(name),
+            settings.flag(name),
             dest=name,
             metavar=metavar,
-            help=f"{text}; env {Settings.variable(name)}",
+            help=f"{text}; env {settings.variable(name)}",
         )
     serve.add_argument(
         "--require-sealed",
@@ -82,7 +87,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        # installs every game and checks it against the contract: one that cannot be
+        # installed (DOMINO_RULES_GAMES) stops here
+        from .serving.settings import SettingError, Settings
+        from .state import codec  # noqa: F401
+    except Exception as exc:
+        logs.fatal(f"the games could not be installed: {type(exc).__name__}: {exc}")
+        return 2
+    args = _parser(Settings).parse_args(argv)
     if args.command == "keygen":
         print(KeyRing.generate(args.id))
         return 0

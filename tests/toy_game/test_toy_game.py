@@ -78,6 +78,9 @@ def test_the_catalogue_describes_it_on_both_doors(
     described = {r["id"]: r for r in rest(served, "/v1/rulesets")["rulesets"]}[ID]
     assert described["drawing"]["count_label"] == "pips played"
     assert described["low_wins"] is False
+    document = rest(served, "/openapi.json")
+    ruleset = document["components"]["schemas"]["NewGameRequest"]["properties"]["ruleset"]
+    assert ID in ruleset["enum"] and len(ruleset["enum"]) == len(listed)
 
 
 def test_a_match_plays_to_its_end_through_both_doors(
@@ -178,3 +181,18 @@ def test_a_game_missing_a_part_fails_at_import(variant: str, message: str) -> No
     )
     assert result.returncode != 0
     assert message in result.stderr, result.stderr[-2000:]
+
+
+def test_serve_refuses_to_start_with_a_game_missing_a_part() -> None:
+    env = {**os.environ, **ENV, "DOMINO_RULES_GAMES": f"{GAME}.broken.a_table_without_a_message"}
+    result = subprocess.run(
+        [sys.executable, "-m", "domino_rules.cli", "serve", "--grpc-port", "0", "--http-port", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("domino-rules: the games could not be installed: ")
+    assert "has a view table (Hand) but no message for it" in result.stderr
+    assert len(result.stderr.splitlines()) == 1

@@ -38,8 +38,8 @@ options and the player count, all of which that seat knows, and nothing else: a
 future deal or throw can reach the bot. Where the bot needs the hidden tiles (STRONG), it
 deals them itself, at random, consistently with what the seat knows: its hand, every
 public tile of the table, the sizes of the hands and of the stock, and what the rules let
-it infer (the sampling of each ruleset is described in its module: :mod:`.one_arm_joe`,
-:mod:`.tsair_deng`, :mod:`.tiu_u`, :mod:`.throw_up`; the worlds in :mod:`.worlds`). The
+it infer (the sampling of each game is described in its bot, the ``bot`` module of its
+package in :mod:`domino_rules.games`; the worlds in :mod:`.worlds`). The
 future deals and dice of those worlds come from the bot's own generator.
 
 **Levels** (:class:`Level`): ``RANDOM`` a uniform legal move; ``GREEDY`` a per-ruleset
@@ -79,7 +79,7 @@ copied into the ruleset's table for every viewer, spectators included:
   stuck).
 * Throw-up, ``laid_this_round: bool`` in ``ThrowUpTable``: the state has it (it decides
   whether the round ends idle, ``[THR-9]``), the view does not; the bot infers it where
-  it can and otherwise guesses (see :mod:`.throw_up`).
+  it can and otherwise guesses (see Throw-up's bot).
 
 Tsair Deng's covered tiles stay out of every view on purpose (the memory element,
 ``[TD-6]``): the bot samples them, as a player who forgot would.

@@ -120,6 +120,9 @@ class GamePackage:
     #: ``long_match(hands)``: the options and the number of players of the largest table
     #: that plays at least ``hands`` hands (or as many as the options allow).
     long_match: Callable[[int], tuple[Mapping[str, Any], int]]
+    #: Matches per pairing that the bots' tournament (``bench/tournament.py``) plays by
+    #: default: more where the levels are close and the luck of the deal weighs more.
+    tournament_matches: int = 400
 
     @property
     def id(self) -> str:

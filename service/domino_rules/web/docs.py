@@ -1,17 +1,21 @@
 """The REST door's contract for people and programs: ``GET /openapi.json`` and ``GET /docs``.
 
 ``/openapi.json`` is the OpenAPI 3.1 document generated from the proto
-(``proto/openapi.py``; committed under ``openapi/``). ``/docs`` is one self-contained
-page that renders it: the document is embedded in the page, and the page loads nothing
-from anywhere else, so it works offline.
+(``proto/openapi.py``; committed under ``openapi/``), with the ids of any game installed
+from outside the package (``DOMINO_RULES_GAMES``) added to the rulesets it lists.
+``/docs`` is one self-contained page that renders it: the document is embedded in the
+page, and the page loads nothing from anywhere else, so it works offline.
 """
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from importlib import resources
 
 from flask import Flask, Response
+
+from .. import games
 
 __all__ = ["docs_html", "openapi_json", "register"]
 
@@ -21,8 +25,17 @@ _PLACEHOLDER = "<!--OPENAPI_DOCUMENT-->"
 
 @cache
 def openapi_json() -> bytes:
-    """The committed OpenAPI document, as shipped in the package."""
-    return (resources.files("domino_rules.web") / "openapi" / "openapi.json").read_bytes()
+    """The committed OpenAPI document, as shipped in the package; where a game is
+    installed that it does not list, with that game's id added to ``NewGameRequest``'s
+    ``ruleset`` (a game without options or table of its own needs nothing else)."""
+    shipped = (resources.files("domino_rules.web") / "openapi" / "openapi.json").read_bytes()
+    document = json.loads(shipped)
+    ruleset = document["components"]["schemas"]["NewGameRequest"]["properties"]["ruleset"]
+    extra = [game.id for game in games.all_games() if game.id not in ruleset["enum"]]
+    if not extra:
+        return shipped
+    ruleset["enum"] = [*ruleset["enum"], *extra]
+    return (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 @cache

@@ -5,7 +5,7 @@ Seat 0 takes the first of its legal moves; every other seat asks
 
     python -m domino_rules_client.example http://127.0.0.1:8080
     python -m domino_rules_client.example http://127.0.0.1:8080 --ruleset all --level STRONG
-    python -m domino_rules_client.example --grpc 127.0.0.1:50051 --ruleset tiu_u --players 3
+    python -m domino_rules_client.example --grpc 127.0.0.1:50051 --ruleset one_arm_joe --players 3
     python -m domino_rules_client.example --options '{"one_arm_joe": {"target_score": 40}}'
 """
 
@@ -77,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="GREEDY", choices=["RANDOM", "GREEDY", "STRONG"])
     parser.add_argument("--seed", help="a fixed seed, for a repeatable match")
     parser.add_argument(
-        "--options", default="{}", help='options per ruleset, as JSON: {"tiu_u": {"hands": 2}}'
+        "--options",
+        default="{}",
+        help='options per ruleset, as JSON: {"one_arm_joe": {"target_score": 40}}',
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per call")
     args = parser.parse_args(argv)
