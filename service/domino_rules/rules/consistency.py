@@ -98,7 +98,11 @@ _SETTLEMENT = operator.attrgetter("settlement")
 
 
 def check_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any], *, typed: bool = False) -> None:
-    """:meth:`Ruleset.check_match` (see the module docstring)."""
+    """Raise :class:`InvalidStateError` unless ``match`` is a state of ``ruleset`` that play
+    can reach, as far as any rule relies on it (the checks, in order: the module
+    docstring). Every ruleset has it as its method ``check_match``. ``typed``: the caller
+    vouches that every field has its declared type all the way down (only the unpacker
+    may), so the walk over the types is skipped."""
     if not typed:
         _check_match_types(ruleset, match)
     options, players = match.options, match.players
