@@ -188,6 +188,32 @@ CASES: Mapping[str, RulesetCases] = MappingProxyType(
             redeal=redeal.redeal_tsair_deng,
             deals=(DealCase("tsair_deng", 3, "check-tsair_deng-0", {"hands": 2}, ("aside",)),),
         ),
+        "block": RulesetCases(
+            int_values={"set_max_pip": (6, 9), "hand_size": (0, 3), "target_score": (0, 60)},
+            conformance_matches=600,
+            players=(2, 3, 4, 5),
+            short=Setup(4, {"partnership": True, "target_score": 40}),
+            tokens=Setup(4, {"draw": True}, _seeds("rt", 3)),
+            judge=visibility.BLOCK,
+            leak_games=(
+                _leak(2, {"target_score": 0}, "blk2", 4),
+                _leak(4, {"target_score": 0, "partnership": True}, "blkp", 4),
+                _leak(3, {"target_score": 0, "draw": True}, "blkd3", 4),
+                _leak(4, {"target_score": 0, "partnership": True, "draw": True}, "blkpd", 3),
+                _leak(2, {"target_score": 40, "draw": True, "boneyard_keep": 2}, "blkk", 2),
+            ),
+            private_events=True,
+            redeal=redeal.redeal_block,
+            deals=(
+                DealCase(
+                    "block",
+                    2,
+                    "check-block-0",
+                    {"target_score": 60, "draw": True},
+                    (),
+                ),
+            ),
+        ),
     }
 )
 

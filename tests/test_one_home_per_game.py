@@ -46,7 +46,15 @@ def _tracked() -> list[str]:
 
 
 def _ids_named(text: str) -> set[str]:
-    return {i for i in IDS if re.search(rf"(?<![A-Za-z0-9_]){i}(?![A-Za-z0-9_])", text)}
+    """The ids ``text`` names as code names an id: quoted, or as a module or attribute
+    (``"tiu_u"``, ``games.tiu_u``, ``view.tiu_u``); an id that is also a word (``block``)
+    counts only so."""
+    named = set()
+    for i in IDS:
+        pattern = rf"(?<![A-Za-z0-9_-])(?:(?<=[\"'`.]){i}|{i}(?=[\"'`]))(?![A-Za-z0-9_-])"
+        if re.search(pattern, text):
+            named.add(i)
+    return named
 
 
 def test_at_most_one_file_outside_the_contract_and_the_tests_names_several_games() -> None:
@@ -73,9 +81,11 @@ def test_the_playground_names_no_ruleset() -> None:
         assert not named, f"{path.name} names {sorted(named)}: draw from ListRulesets"
 
 
-def test_the_check_sees_a_name_and_not_a_longer_word() -> None:
-    assert _ids_named(f'x = "{IDS[0]}"') == {IDS[0]}
-    assert _ids_named(f"{IDS[0]}_options {IDS[0]}x") == set()
+def test_the_check_sees_a_name_and_not_a_word() -> None:
+    name = IDS[0]
+    assert _ids_named(f'x = "{name}"') == {name}
+    assert _ids_named(f"view.{name}.line") == {name}
+    assert _ids_named(f"{name}_options {name}x the {name} inline-{name};") == set()
 
 
 @pytest.mark.parametrize("game", games.all_games(), ids=lambda g: g.id)

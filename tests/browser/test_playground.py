@@ -38,6 +38,14 @@ MATCHES = [
     ),
     Match("tiu_u", 2, 1, "GREEDY", "playground tiu u", {"hands": "2", "may_decline": "true"}),
     Match("throw_up", 2, 0, "RANDOM", "playground throw-up", {"hands_per_player": "1"}),
+    Match(
+        "block",
+        4,
+        2,
+        "GREEDY",
+        "playground block",
+        {"partnership": "true", "draw": "true", "target_score": "40"},
+    ),
 ]
 #: A run of base64 this long would be a state token on the page.
 TOKEN_LIKE = re.compile(r"[A-Za-z0-9+/]{72,}")

@@ -35,6 +35,12 @@ INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
     "tsair_deng": {"hands": (1, 2), "target_score": (0, 60)},
     "tiu_u": {"hands": (1, 2)},
     "throw_up": {"hands_per_player": (1,)},
+    "block": {
+        "set_max_pip": (6,),
+        "hand_size": (0,),
+        "boneyard_keep": (0, 2),
+        "target_score": (0, 30),
+    },
 }
 #: Matches recorded per ruleset, spread over its option combinations.
 MATCHES = 16

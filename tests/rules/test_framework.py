@@ -60,6 +60,12 @@ INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
     "tsair_deng": {"hands": (1, 2), "target_score": (0, 0, 40)},
     "tiu_u": {"hands": (1, 2)},
     "throw_up": {"hands_per_player": (1,)},
+    "block": {
+        "set_max_pip": (6, 6, 9),
+        "hand_size": (0, 0, 3),
+        "boneyard_keep": (0, 0, 2),
+        "target_score": (0, 0, 30),
+    },
 }
 #: Random matches per ruleset, with check_match after every move.
 MATCHES = 200
@@ -347,7 +353,8 @@ def _forgeries(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> Iterator[t
             ("points", last.points[:-1]),
             ("points", (big,) * players),
             ("points", (-1,) * players),
-            ("winners", ()),
+            # a hand that nobody won is a state of a ruleset whose hands may end so
+            *([] if ruleset.hands_may_have_no_winner else [("winners", ())]),
             ("winners", (players,)),
             ("winners", (0, 0)),
             ("settlement", (1,) * (players + 1)),

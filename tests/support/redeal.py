@@ -27,6 +27,7 @@ __all__ = [
     "Stream",
     "TileTuple",
     "double_n",
+    "redeal_block",
     "redeal_one_arm_joe",
     "redeal_throw_up",
     "redeal_tiu_u",
@@ -275,4 +276,36 @@ def redeal_throw_up(record: MatchRecord, seed: str, options: Mapping[str, Any]) 
             previous = dice
         stats["rounds"] += hand.final_table["round"]
         assert hand.dice == expected, f"hand {hand.number}"
+    return dict(stats)
+
+
+def _rank(tile: TileTuple) -> tuple[int, int, int]:
+    """[BLK-4] doubles first, highest first; then by pip total, then the higher high half."""
+    high, low = tile
+    return (1, high, 0) if high == low else (0, high + low, high)
+
+
+def redeal_block(record: MatchRecord, seed: str, options: Mapping[str, Any]) -> dict[str, int]:
+    """[BLK-2] [BLK-4] the deal and the first lead, from RULES.md and the module docstring:
+    k tiles a seat from ``deal/<hand>/0`` (7 for two players and a partnership Block game,
+    5 otherwise), the rest the boneyard; under ``HIGHEST_DOUBLE`` (every hand led as the
+    first) the holder of the highest-ranked tile leads."""
+    assert options.get("set_max_pip", 6) == 6, "the re-dealer knows the double-six set only"
+    assert options.get("next_lead", "AS_FIRST") == "AS_FIRST", "it re-deals AS_FIRST leads"
+    players, stats = record.players, Counter[str]()
+    partnership, draw = options.get("partnership", False), options.get("draw", False)
+    k = options.get("hand_size", 0) or (7 if players == 2 or (partnership and not draw) else 5)
+    for hand in record.hands:
+        order = shuffled(seed, f"deal/{hand.number}/0", DOUBLE_SIX_SET)
+        dealt = [sorted(order[k * s : k * s + k]) for s in range(players)]
+        assert hand.hands == dealt, f"hand {hand.number}"
+        assert hand.stock == len(DOUBLE_SIX_SET) - k * players
+        assert as_tuples(hand.internal.boneyard) == order[k * players :]
+        if options.get("first_lead", "HIGHEST_DOUBLE") == "HIGHEST_DOUBLE":
+            top = max((t for seat in dealt for t in seat), key=_rank)
+            leader = next(s for s, seat in enumerate(dealt) if top in seat)
+            stats["leads without a double"] += top[0] != top[1]
+        else:
+            leader = 0
+        assert hand.to_act == leader, f"hand {hand.number}"
     return dict(stats)

@@ -22,6 +22,7 @@ from typing import Any
 from domino_rules.rules import Tile
 
 __all__ = [
+    "BLOCK",
     "ONE_ARM_JOE",
     "PLACES",
     "THROW_UP",
@@ -123,4 +124,26 @@ THROW_UP = Judge(
         }
     ),
     _throw_up,
+)
+
+
+def _block(hand: Any, seat: int | None) -> list[Tile]:
+    # [BLK-14] a partner is a seat like any other: its tiles stay hidden
+    return [*own(hand.hands, seat), *(laid.tile for laid in hand.line)]
+
+
+BLOCK = Judge(
+    frozenset(
+        {
+            "hands",
+            "boneyard",
+            "line",
+            "to_act",
+            "leader",
+            "any_lead",
+            "draws_left",
+            "last_layer",
+        }
+    ),
+    _block,
 )

@@ -299,7 +299,7 @@ export interface components {
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block` (oneof `ruleset`).
          *
          *     `{}`, or every member `null`: as if the field were omitted.
          */
@@ -312,6 +312,8 @@ export interface components {
             tiu_u?: components["schemas"]["TiuUOptions"] | null;
             /** @description Also accepted as `throwUp`. `null` is taken as omitted. */
             throw_up?: components["schemas"]["ThrowUpOptions"] | null;
+            /** @description `null` is taken as omitted. */
+            block?: components["schemas"]["BlockOptions"] | null;
         } & unknown;
         OneArmJoeOptions: {
             /**
@@ -358,6 +360,40 @@ export interface components {
              */
             hands?: number | null;
         };
+        BlockOptions: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [BLK-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /** @description default false; exactly 4 players [BLK-2] Optional: may be omitted. `null` is taken as omitted. */
+            partnership?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0: 7 or 5 as [BLK-2] says Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /** @description default false: the Block game [BLK-3] Optional: may be omitted. `null` is taken as omitted. */
+            draw?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0 [BLK-3] Optional: may be omitted. Also accepted as `boneyardKeep`. `null` is taken as omitted.
+             */
+            boneyard_keep?: number | null;
+            /** @description default HIGHEST_DOUBLE [BLK-4] Also accepted as `firstLead`. A value may also be given by its number. `null` is taken as omitted. */
+            first_lead?: components["schemas"]["BlockOptions.FirstLead"] | (0 | 1 | 2) | null;
+            /** @description default true [BLK-10] Optional: may be omitted. Also accepted as `dominoWins`. `null` is taken as omitted. */
+            domino_wins?: boolean | null;
+            /** @description default OTHERS_TOTAL [BLK-11] A value may also be given by its number. `null` is taken as omitted. */
+            scoring?: components["schemas"]["BlockOptions.Scoring"] | (0 | 1 | 2 | 3) | null;
+            /**
+             * Format: int32
+             * @description default 100; 0 = a single hand [BLK-12] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+            /** @description default AS_FIRST [BLK-13] Also accepted as `nextLead`. A value may also be given by its number. `null` is taken as omitted. */
+            next_lead?: components["schemas"]["BlockOptions.NextLead"] | (0 | 1 | 2 | 3) | null;
+        };
         ThrowUpOptions: {
             /** @description default false [THR-4] Optional: may be omitted. Also accepted as `rethrowRepeats`. `null` is taken as omitted. */
             rethrow_repeats?: boolean | null;
@@ -378,6 +414,7 @@ export interface components {
              * @example tsair_deng
              * @example tiu_u
              * @example throw_up
+             * @example block
              */
             id: string;
             name: string;
@@ -473,7 +510,7 @@ export interface components {
              * @description A ruleset id, as `ListRulesets` lists them. Required: omitted, the request is refused (`UNKNOWN_RULESET`).
              * @enum {string}
              */
-            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up";
+            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up" | "block";
             /**
              * Format: int32
              * @description Required: omitted, the request is refused (`BAD_PLAYER_COUNT`).
@@ -602,7 +639,7 @@ export interface components {
              */
             seat?: number | null;
         };
-        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up` (oneof `table`). */
+        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block` (oneof `table`). */
         GetViewResponse: {
             /**
              * @description A ruleset id, as `ListRulesets` lists them.
@@ -610,6 +647,7 @@ export interface components {
              * @example tsair_deng
              * @example tiu_u
              * @example throw_up
+             * @example block
              */
             ruleset: string;
             /**
@@ -645,6 +683,7 @@ export interface components {
             tsair_deng?: components["schemas"]["TsairDengTable"];
             tiu_u?: components["schemas"]["TiuUTable"];
             throw_up?: components["schemas"]["ThrowUpTable"];
+            block?: components["schemas"]["BlockTable"];
         } & unknown;
         /** @description The single arm, in the order played from the lead double [OAJ-4]. */
         OneArmJoeTable: {
@@ -787,6 +826,30 @@ export interface components {
             version: number;
             game_id: string;
         };
+        /** @description A tile of a two-ended line and the pips it shows to its left and to its right. */
+        LaidTile: {
+            tile?: components["schemas"]["Tile"];
+            /** Format: int32 */
+            left: number;
+            /** Format: int32 */
+            right: number;
+        };
+        /** @description The line, left to right, and its two open ends (unset before the lead) [BLK-14]. */
+        BlockTable: {
+            line: components["schemas"]["LaidTile"][];
+            /**
+             * Format: int32
+             * @description Optional: absent when unset.
+             */
+            left_end?: number;
+            /**
+             * Format: int32
+             * @description Optional: absent when unset.
+             */
+            right_end?: number;
+            /** Format: int32 */
+            leader: number;
+        };
         /**
          * @description - `MOVE_KIND_UNSPECIFIED`
          *     - `PLAY`
@@ -895,6 +958,29 @@ export interface components {
          * @enum {string}
          */
         "TiuUOptions.RedSixes": "RED_SIXES_UNSPECIFIED" | "DOUBLE_SIX_ONLY" | "ALL_SIXES";
+        /**
+         * @description - `FIRST_LEAD_UNSPECIFIED`
+         *     - `HIGHEST_DOUBLE`
+         *     - `ANY_TILE`
+         * @enum {string}
+         */
+        "BlockOptions.FirstLead": "FIRST_LEAD_UNSPECIFIED" | "HIGHEST_DOUBLE" | "ANY_TILE";
+        /**
+         * @description - `SCORING_UNSPECIFIED`
+         *     - `OTHERS_TOTAL`
+         *     - `OTHERS_MINUS_OWN`
+         *     - `ALL_PIPS`
+         * @enum {string}
+         */
+        "BlockOptions.Scoring": "SCORING_UNSPECIFIED" | "OTHERS_TOTAL" | "OTHERS_MINUS_OWN" | "ALL_PIPS";
+        /**
+         * @description - `NEXT_LEAD_UNSPECIFIED`
+         *     - `AS_FIRST`
+         *     - `WINNER`
+         *     - `NEXT_SEAT`
+         * @enum {string}
+         */
+        "BlockOptions.NextLead": "NEXT_LEAD_UNSPECIFIED" | "AS_FIRST" | "WINNER" | "NEXT_SEAT";
         /**
          * @description What the table looks like, and the table fields each kind reads.
          *

@@ -44,6 +44,7 @@ INSTALLED = (
     "domino_rules.games.tsair_deng",
     "domino_rules.games.tiu_u",
     "domino_rules.games.throw_up",
+    "domino_rules.games.block",
 )
 #: The environment variable that installs more games (module names, comma-separated).
 ENVIRONMENT = "DOMINO_RULES_GAMES"

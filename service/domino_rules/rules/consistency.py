@@ -24,7 +24,8 @@ from the seed. In order:
   ``history`` holds the hands before the current one (``IN_PROGRESS``) or up to
   and including it (``HAND_OVER``, ``MATCH_OVER``); each result has one count,
   point and (where the ruleset settles hand by hand) settlement per seat, within
-  :data:`MAX_HAND_POINTS` (counts and points never negative), winners in
+  :data:`MAX_HAND_POINTS` (counts and points never negative), winners (at least one,
+  unless the ruleset's hands may have none) in
   ascending seat order, an ``end`` the ruleset uses; match totals and
   settlements are within :data:`MAX_TOTAL`;
 * ``last_events``: at most :data:`MAX_EVENTS`, each with seats at the table, tiles
@@ -189,6 +190,7 @@ def _explain_history(
     nets = [0] * players
     settled = players if ruleset.settles_hands else 0
     hand_ends = ruleset.hand_ends
+    least = 0 if ruleset.hands_may_have_no_winner else 1
     for number, result in enumerate(history, start=1):
         counts, points, settlement = result.counts, result.points, result.settlement
         for name, values, size, low in (
@@ -207,9 +209,9 @@ def _explain_history(
                         f"the result of hand {number}: one of its {name}",
                     )
         winners = result.winners
-        if not 1 <= len(winners) <= players:
-            check_length(winners, 1, players, f"the result of hand {number}: winners")
-        if min(winners) < 0 or max(winners) >= players:
+        if not least <= len(winners) <= players:
+            check_length(winners, least, players, f"the result of hand {number}: winners")
+        if winners and (min(winners) < 0 or max(winners) >= players):
             for seat in winners:
                 check_seat(seat, players, f"the result of hand {number}: a winner")
         last = -1
@@ -268,8 +270,11 @@ def _history_ok(ruleset: Ruleset[Any, Any], history: tuple[HandResult, ...], pla
     ends = list(map(_END, history))
     if sum(map(ends.count, ruleset.hand_ends)) != len(ends):
         return False
+    least = 0 if ruleset.hands_may_have_no_winner else 1
     for winners in set(map(_WINNERS, history)):  # a few distinct tuples of seats
-        if not 1 <= len(winners) <= players or not 0 <= winners[0] <= winners[-1] < players:
+        if not least <= len(winners) <= players:
+            return False
+        if winners and not 0 <= winners[0] <= winners[-1] < players:
             return False
         if any(a >= b for a, b in itertools.pairwise(winners)):
             return False

@@ -122,6 +122,9 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
     hand_ends: ClassVar[frozenset[HandEnd]]
     #: True where every hand carries its own settlement (``HandResult.settlement``).
     settles_hands: ClassVar[bool] = False
+    #: True where a hand may end with no winner (a tie that nobody wins, ``[BLK-10]``):
+    #: its ``HandResult.winners`` is then empty.
+    hands_may_have_no_winner: ClassVar[bool] = False
 
     # ---- hooks every ruleset implements ---------------------------------------
 

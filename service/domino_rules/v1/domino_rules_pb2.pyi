@@ -176,16 +176,18 @@ class Event(_message.Message):
     def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., seat: _Optional[int] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., count: _Optional[int] = ..., points: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., hidden: _Optional[bool] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up")
+    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block")
     ONE_ARM_JOE_FIELD_NUMBER: _ClassVar[int]
     TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
     TIU_U_FIELD_NUMBER: _ClassVar[int]
     THROW_UP_FIELD_NUMBER: _ClassVar[int]
+    BLOCK_FIELD_NUMBER: _ClassVar[int]
     one_arm_joe: OneArmJoeOptions
     tsair_deng: TsairDengOptions
     tiu_u: TiuUOptions
     throw_up: ThrowUpOptions
-    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ...) -> None: ...
+    block: BlockOptions
+    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ..., block: _Optional[_Union[BlockOptions, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeOptions(_message.Message):
     __slots__ = ("set_max_pip", "lead_double_bonus", "scoring", "tie", "target_score")
@@ -254,6 +256,58 @@ class TiuUOptions(_message.Message):
     red_sixes: TiuUOptions.RedSixes
     hands: int
     def __init__(self, may_decline: _Optional[bool] = ..., red_sixes: _Optional[_Union[TiuUOptions.RedSixes, str]] = ..., hands: _Optional[int] = ...) -> None: ...
+
+class BlockOptions(_message.Message):
+    __slots__ = ("set_max_pip", "partnership", "hand_size", "draw", "boneyard_keep", "first_lead", "domino_wins", "scoring", "target_score", "next_lead")
+    class FirstLead(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        FIRST_LEAD_UNSPECIFIED: _ClassVar[BlockOptions.FirstLead]
+        HIGHEST_DOUBLE: _ClassVar[BlockOptions.FirstLead]
+        ANY_TILE: _ClassVar[BlockOptions.FirstLead]
+    FIRST_LEAD_UNSPECIFIED: BlockOptions.FirstLead
+    HIGHEST_DOUBLE: BlockOptions.FirstLead
+    ANY_TILE: BlockOptions.FirstLead
+    class Scoring(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        SCORING_UNSPECIFIED: _ClassVar[BlockOptions.Scoring]
+        OTHERS_TOTAL: _ClassVar[BlockOptions.Scoring]
+        OTHERS_MINUS_OWN: _ClassVar[BlockOptions.Scoring]
+        ALL_PIPS: _ClassVar[BlockOptions.Scoring]
+    SCORING_UNSPECIFIED: BlockOptions.Scoring
+    OTHERS_TOTAL: BlockOptions.Scoring
+    OTHERS_MINUS_OWN: BlockOptions.Scoring
+    ALL_PIPS: BlockOptions.Scoring
+    class NextLead(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        NEXT_LEAD_UNSPECIFIED: _ClassVar[BlockOptions.NextLead]
+        AS_FIRST: _ClassVar[BlockOptions.NextLead]
+        WINNER: _ClassVar[BlockOptions.NextLead]
+        NEXT_SEAT: _ClassVar[BlockOptions.NextLead]
+    NEXT_LEAD_UNSPECIFIED: BlockOptions.NextLead
+    AS_FIRST: BlockOptions.NextLead
+    WINNER: BlockOptions.NextLead
+    NEXT_SEAT: BlockOptions.NextLead
+    SET_MAX_PIP_FIELD_NUMBER: _ClassVar[int]
+    PARTNERSHIP_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    BONEYARD_KEEP_FIELD_NUMBER: _ClassVar[int]
+    FIRST_LEAD_FIELD_NUMBER: _ClassVar[int]
+    DOMINO_WINS_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
+    NEXT_LEAD_FIELD_NUMBER: _ClassVar[int]
+    set_max_pip: int
+    partnership: bool
+    hand_size: int
+    draw: bool
+    boneyard_keep: int
+    first_lead: BlockOptions.FirstLead
+    domino_wins: bool
+    scoring: BlockOptions.Scoring
+    target_score: int
+    next_lead: BlockOptions.NextLead
+    def __init__(self, set_max_pip: _Optional[int] = ..., partnership: _Optional[bool] = ..., hand_size: _Optional[int] = ..., draw: _Optional[bool] = ..., boneyard_keep: _Optional[int] = ..., first_lead: _Optional[_Union[BlockOptions.FirstLead, str]] = ..., domino_wins: _Optional[bool] = ..., scoring: _Optional[_Union[BlockOptions.Scoring, str]] = ..., target_score: _Optional[int] = ..., next_lead: _Optional[_Union[BlockOptions.NextLead, str]] = ...) -> None: ...
 
 class ThrowUpOptions(_message.Message):
     __slots__ = ("rethrow_repeats", "hands_per_player")
@@ -535,7 +589,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up")
+    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -553,6 +607,7 @@ class GetViewResponse(_message.Message):
     TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
     TIU_U_FIELD_NUMBER: _ClassVar[int]
     THROW_UP_FIELD_NUMBER: _ClassVar[int]
+    BLOCK_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seat: int
     status: Status
@@ -570,7 +625,8 @@ class GetViewResponse(_message.Message):
     tsair_deng: TsairDengTable
     tiu_u: TiuUTable
     throw_up: ThrowUpTable
-    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ...) -> None: ...
+    block: BlockTable
+    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeTable(_message.Message):
     __slots__ = ("line", "open_end", "bonus_turn", "leader")
@@ -698,3 +754,25 @@ class SuggestMoveResponse(_message.Message):
     version: int
     game_id: str
     def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., estimates: _Optional[_Iterable[_Union[MoveEstimate, _Mapping]]] = ..., level: _Optional[_Union[BotLevel, str]] = ..., seat: _Optional[int] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ...) -> None: ...
+
+class LaidTile(_message.Message):
+    __slots__ = ("tile", "left", "right")
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    LEFT_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_FIELD_NUMBER: _ClassVar[int]
+    tile: Tile
+    left: int
+    right: int
+    def __init__(self, tile: _Optional[_Union[Tile, _Mapping]] = ..., left: _Optional[int] = ..., right: _Optional[int] = ...) -> None: ...
+
+class BlockTable(_message.Message):
+    __slots__ = ("line", "left_end", "right_end", "leader")
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    LEFT_END_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_END_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    line: _containers.RepeatedCompositeFieldContainer[LaidTile]
+    left_end: int
+    right_end: int
+    leader: int
+    def __init__(self, line: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., leader: _Optional[int] = ...) -> None: ...

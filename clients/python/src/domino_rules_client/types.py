@@ -120,6 +120,8 @@ class RulesetInfo(TypedDict):
     source: str
     description: str
     bots: list[BotInfo]
+    low_wins: bool  # the fewest match points win
+    drawing: dict[str, Any]  # how a client draws it: layout, table fields, tile faces
 
 
 class NewGameResponse(TypedDict):
@@ -196,6 +198,7 @@ class GetViewResponse(TypedDict):
     tsair_deng: NotRequired[dict[str, Any]]
     tiu_u: NotRequired[dict[str, Any]]
     throw_up: NotRequired[dict[str, Any]]
+    block: NotRequired[dict[str, Any]]
 
 
 class MoveEstimate(TypedDict):

@@ -77,6 +77,7 @@ from ...rules import rng
 from ...rules.building import frozen_builder, hand_result, held_tiles, made_of, next_seat
 from ...rules.checks import check_length, check_range, fail, require
 from ...rules.events import Event, EventKind
+from ...rules.lines import LaidTile, ends
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import End, Move, MoveKind
 from ...rules.options import option
@@ -113,15 +114,6 @@ class ThrowUpOptions:
     hands_per_player: int = option(
         2, "the match is this many hands per player [THR-11]", minimum=1, maximum=20
     )
-
-
-@dataclass(frozen=True, slots=True)
-class LaidTile:
-    """A tile of the line and the pips it shows to its left and to its right."""
-
-    tile: Tile
-    left: int
-    right: int
 
 
 @dataclass(frozen=True)
@@ -168,10 +160,7 @@ def qualifying_totals(dice: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted({sum(c) for k in range(1, len(dice) + 1) for c in combinations(dice, k)}))
 
 
-def _ends(line: tuple[LaidTile, ...]) -> tuple[int | None, int | None]:
-    if not line:
-        return None, None
-    return line[0].left, line[-1].right
+_ends = ends
 
 
 class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):

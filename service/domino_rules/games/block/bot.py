@@ -1,0 +1,100 @@
+"""The Block bot: its sampled worlds and its GREEDY heuristic.
+
+**What the seat sees** (``BlockTable``): the line and its two ends, the leader, every
+seat's number of tiles (a partner's too: its tiles stay hidden) and the boneyard's size.
+
+**Worlds.** The tiles the seat cannot see (the set less its hand and the line) are dealt
+at random to the other hands, at the sizes the view shows, and to the boneyard. Before a
+``HIGHEST_DOUBLE`` lead the seat to act leads the highest-ranked tile dealt, so no other
+hand may hold a higher one. A seat's passes and draws are not inferred from (the view
+holds the last move's events only, and the ends have moved since).
+
+**GREEDY**: of the tiles that fit, the heaviest (a double first of equal weights), then
+the one that leaves the seat the most tiles that fit the new ends. A forced ``DRAW`` or
+``PASS`` is the only move. Playouts run through the rules (no faster path is kept).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...bots.dealing import GameBot, deal_hands, hidden_pool
+from ...rules import Match, Move, MoveKind, Tile, View
+from ...rules.lines import fits, lay
+from .rules import BlockHandState, BlockOptions, FirstLead, NextLead, rank
+
+__all__ = ["BlockBot"]
+
+#: Points a hand scores, about (OTHERS_TOTAL, two players): how fast a target comes.
+_POINTS_A_HAND = 15.0
+
+
+class BlockBot(GameBot):
+    greedy_text = (
+        "of the tiles that fit, the heaviest (a double first), then the one that leaves "
+        "the most of the seat's tiles a place to go"
+    )
+    margin_scale = 15.0
+    margin_weight = 0.3
+    hand_spread = 15.0
+    candidates = 6
+    playouts = 100
+
+    def hands_after(
+        self, options: BlockOptions, players: int, hand_number: int, totals: list[int]
+    ) -> float:
+        if options.target_score == 0:
+            return 0.0
+        return self.hands_to_target(options.target_score, totals, _POINTS_A_HAND)
+
+    def deal_world(
+        self, view: View, options: BlockOptions, players: int, rng: random.Random, *, infer: bool
+    ) -> BlockHandState | None:
+        table = view.table
+        laid = [laid.tile for laid in table.line]
+        pool = hidden_pool(self.ruleset.full_set(options), view.hand, laid)
+        any_lead = bool(table.line) or not (
+            options.first_lead is FirstLead.HIGHEST_DOUBLE
+            and (view.hand_number == 1 or options.next_lead is NextLead.AS_FIRST)
+        )
+        allows = None
+        if not any_lead and view.hand:
+            top = rank(max(view.hand, key=rank))
+
+            def below(seat: int) -> Any:
+                return lambda tile: rank(tile) < top
+
+            allows = below
+        dealt = deal_hands(view, players, pool, rng, allows)
+        if dealt is None or view.to_act is None:
+            return None
+        hands, boneyard = dealt
+        left = max(0, len(boneyard) - options.boneyard_keep) if options.draw else 0
+        last = None if not table.line else table.leader
+        return BlockHandState(
+            hands, boneyard, table.line, view.to_act, table.leader, any_lead, left, last
+        )
+
+    def move_keys(self, view: View, options: BlockOptions) -> list[Any]:
+        return [_key(move, view.hand, view.table.line) for move in view.legal_moves]
+
+    def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
+        state: BlockHandState = match.hand_state
+        hand = state.hands[state.to_act]
+        best, best_key = legal[0], _key(legal[0], hand, state.line)
+        for move in legal[1:]:
+            key = _key(move, hand, state.line)
+            if key > best_key:
+                best, best_key = move, key
+        return best
+
+
+def _key(move: Move, hand: tuple[Tile, ...], line: Any) -> tuple[int, int, int]:
+    tile = move.tile
+    if move.kind is not MoveKind.PLAY or tile is None:
+        return (-1, 0, 0)
+    after = lay(line, tile, move.end)
+    rest = [t for t in hand if t != tile]
+    placed = sum(1 for t in rest if fits(t, after))
+    return (tile.pips, int(tile.is_double), placed)
