@@ -23,6 +23,7 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
+from domino_rules.bots.playout import play_out
 from domino_rules.rules import HandEnd, HandResult, Status, consistency
 from domino_rules.rules.errors import InvalidStateError
 from domino_rules.rules.limits import MAX_HAND_POINTS, MAX_TOTAL
@@ -30,7 +31,6 @@ from domino_rules.state import codec, packing
 from domino_rules.state.tokens import TokenCodec
 
 from .support.forgery import set_field
-from .support.playout import play_out
 
 GAME_ID = "0123456789abcdef01234567"
 SERVICE = RulesService(TokenCodec(), minted=0)

@@ -23,13 +23,13 @@ import pytest
 from domino_rules import games, rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.api.service import new_seed
+from domino_rules.bots.playout import Step, hand_over, play_out
 from domino_rules.state import packing
 from domino_rules.state.codec import Game
 from domino_rules.state.tokens import FORMAT_VERSION, KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from .golden import tokens as golden
-from .support.playout import Step, hand_over, play_out
 
 GOLDEN: dict[str, list[dict[str, Any]]] = json.loads(golden.PATH.read_text(encoding="utf-8"))
 

@@ -1,6 +1,6 @@
 """Playing through a door: start a game, then seeded random legal moves to the end.
 
-The door-level twin of ``tests/support/playout.py``: the same loop, spoken in requests
+The door-level twin of :mod:`domino_rules.bots.playout`: the same loop, spoken in requests
 (``GetLegalMoves``, then ``ApplyMove`` with ``expected_version``) to any door.
 """
 

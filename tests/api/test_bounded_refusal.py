@@ -19,13 +19,13 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
+from domino_rules.bots.playout import play_out
 from domino_rules.rules import Event, EventKind, HandEnd, HandResult, Status
 from domino_rules.rules.limits import MAX_EVENTS, MAX_HANDS
 from domino_rules.state import codec, packing
 from domino_rules.state.tokens import KeyRing, TokenCodec
 
 from ..support.forgery import set_field
-from ..support.playout import play_out
 
 GAME_ID = "0123456789abcdef01234567"
 PLAIN = RulesService(TokenCodec(), minted=0)

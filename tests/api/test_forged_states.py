@@ -25,13 +25,13 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
+from domino_rules.bots.playout import Step, play_out
 from domino_rules.rules import Match, Status, Tile
 from domino_rules.state import codec
 from domino_rules.state.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from ..support.forgery import get_at, paths, set_at
-from ..support.playout import Step, play_out
 from .doors import CallError, Door
 
 #: Mutations per ruleset (each one sent to five RPCs, sealed or unsealed).

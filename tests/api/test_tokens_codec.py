@@ -10,13 +10,13 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
+from domino_rules.bots.playout import AnyMatch, Step, random_match
 from domino_rules.rules import Status
 from domino_rules.state import codec
 from domino_rules.state.codec import Game
 from domino_rules.state.tokens import FORMAT_VERSION, KeyRing, TokenCodec, TokenError
 
 from ..cases import cases_for
-from ..support.playout import AnyMatch, Step, random_match
 
 RULESET_IDS = [r.id for r in rules.all_rulesets()]
 #: DESIGN.md "State token": a mid-hand state stays well under this.

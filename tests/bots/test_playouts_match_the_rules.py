@@ -43,14 +43,13 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.bots.dealing import GameBot, Rollouts
+from domino_rules.bots.playout import Step, random_match
 from domino_rules.bots.worlds import bot_for, sample_world
 from domino_rules.games.one_arm_joe import bot as one_arm_joe
 from domino_rules.games.throw_up import bot as throw_up
 from domino_rules.games.tiu_u import bot as tiu_u
 from domino_rules.games.tsair_deng import bot as tsair_deng
 from domino_rules.rules import End, Match, Move, MoveKind, Ruleset, Status, Tile
-
-from ..support.playout import Step, random_match
 
 AnyMatch = Match[Any, Any]
 

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from domino_rules import rules
+from domino_rules.bots.playout import AnyMatch, AnyRuleset, Step, random_match
 from domino_rules.rules import MoveKind, Status
 
 from ..cases import CASES, DealCase, Setup, cases_for
-from ..support.playout import AnyMatch, AnyRuleset, Step, random_match
 
 RULESET_IDS = [r.id for r in rules.all_rulesets()]
 #: Kinds whose tile must come from the actor's hand.

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from domino_rules import rules
+from domino_rules.bots.playout import hand_over, play_out
 from domino_rules.games.one_arm_joe.rules import OneArmJoeHandState
 from domino_rules.games.throw_up.rules import ThrowUpHandState
 from domino_rules.games.tiu_u.rules import TiuUHandState
@@ -50,7 +51,6 @@ from domino_rules.rules import (
 from domino_rules.rules.limits import MAX_EVENTS, MAX_HANDS
 
 from ..support.forgery import get_at, paths, set_at, set_field
-from ..support.playout import hand_over, play_out
 from .positions import dealt
 
 RULESETS = [r.id for r in rules.all_rulesets()]

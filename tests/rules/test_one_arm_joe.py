@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from domino_rules import rules
+from domino_rules.bots.playout import play_out
 from domino_rules.games.one_arm_joe.rules import OneArmJoeHandState, OneArmJoeOptions
 from domino_rules.rules import (
     Event,
@@ -29,7 +30,6 @@ from domino_rules.rules import (
 )
 from domino_rules.rules.tiles import double_n
 
-from ..support.playout import play_out
 from .positions import dealt, hand, order_of
 from .positions import one_arm_joe as position
 

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from domino_rules.bots.playout import Step, play_out
 from domino_rules.games.tiu_u.rules import (
     Catch,
     RedSixes,
@@ -22,7 +23,6 @@ from domino_rules.rules.match import HandEnd, HandResult, Match, Status
 from domino_rules.rules.moves import Move, MoveKind
 from domino_rules.rules.tiles import CIVIL, MILITARY, Tile, two_chinese_sets
 
-from ..support.playout import Step, play_out
 from .positions import dealt, order_of, tiles
 from .positions import tile as T
 from .positions import tiu_u as position

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from domino_rules.bots.playout import Step, hand_over, play_out
 from domino_rules.games.tsair_deng.rules import TileSet, TsairDengHandState, TsairDengOptions
 from domino_rules.rules import rng
 from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
@@ -20,7 +21,6 @@ from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile
 from domino_rules.rules.views import View
 
-from ..support.playout import Step, hand_over, play_out
 from . import positions
 from .positions import hand as ts
 from .positions import tile as t
