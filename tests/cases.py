@@ -214,6 +214,22 @@ CASES: Mapping[str, RulesetCases] = MappingProxyType(
                 ),
             ),
         ),
+        "dancing_dragons": RulesetCases(
+            int_values={"hands": (1, 2), "target_score": (0, 60)},
+            conformance_matches=300,
+            players=(2, 3, 4),
+            short=Setup(3, {"hands": 2}),
+            tokens=Setup(4, {}, _seeds("rt", 3)),
+            judge=visibility.DANCING_DRAGONS,
+            leak_games=(
+                _leak(2, {"hands": 1}, "dd2", 3),
+                _leak(3, {"hands": 2}, "dd3", 3),
+                _leak(4, {"hands": 1, "must_play_if_able": False}, "dd4", 3),
+            ),
+            private_events=True,
+            redeal=redeal.redeal_dancing_dragons,
+            deals=(DealCase("dancing_dragons", 3, "check-dancing_dragons-0", {"hands": 2}, ()),),
+        ),
     }
 )
 

@@ -46,6 +46,7 @@ MATCHES = [
         "playground block",
         {"partnership": "true", "draw": "true", "target_score": "40"},
     ),
+    Match("dancing_dragons", 3, 1, "GREEDY", "playground dancing dragons", {"hands": "2"}),
 ]
 #: A run of base64 this long would be a state token on the page.
 TOKEN_LIKE = re.compile(r"[A-Za-z0-9+/]{72,}")

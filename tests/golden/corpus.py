@@ -35,6 +35,7 @@ INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
     "tsair_deng": {"hands": (1, 2), "target_score": (0, 60)},
     "tiu_u": {"hands": (1, 2)},
     "throw_up": {"hands_per_player": (1,)},
+    "dancing_dragons": {"hands": (1, 2), "target_score": (0, 50)},
     "block": {
         "set_max_pip": (6,),
         "hand_size": (0,),

@@ -15,12 +15,14 @@
   ``[BLK-12]`` ``[BLK-13]``.
 
 OpenSpiel's own unit tests (their deals, moves and returns) are replayed as golden tests,
-read from the test files OpenSpiel ships.
+read from the test files OpenSpiel ships, and so are its playthroughs of the two games
+(their deals and actions, kept in ``openspiel_playthroughs.json``).
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -223,12 +225,7 @@ def test_openspiels_own_games_give_its_returns(
         for tile in hand:
             state.apply_action(module._DECK.index(tile))
     players = len(state.hands)
-    hands = tuple(tuple(sorted(_our_tile(t) for t in hand)) for hand in state.hands)
-    opts = RULES.make_options(options)
-    boneyard = tuple(t for t in RULES.full_set(opts) if not any(t in h for h in hands))
-    start = BlockHandState(hands, boneyard, (), 0, 0, True, 0, None)
-    match: Match[Any, Any] = Match(players, opts, "openspiel", 1, start)
-    RULES.check_match(match)
+    match = _from_openspiel(state, options)
     for seat, tile, edge in case.actions:
         while RULES.legal_moves(match)[0].kind is MoveKind.PASS:
             match, _ = RULES.apply(match, RULES.legal_moves(match)[0])
@@ -241,6 +238,62 @@ def test_openspiels_own_games_give_its_returns(
     points = match.history[-1].points
     ours = {s: points[s] - points[(s + 1) % players] for s in range(players)}
     assert {s: ours[s] for s in case.returns} == case.returns
+
+
+# ------------------------------------------------------------------ OpenSpiel's playthroughs
+
+PLAYTHROUGHS = json.loads((Path(__file__).with_name("openspiel_playthroughs.json")).read_text())
+
+
+@pytest.mark.parametrize(
+    ("module", "options"),
+    [(block_dominoes, BLOCK_PROFILE), (team_dominoes, TEAM_PROFILE)],
+    ids=["python_block_dominoes", "python_team_dominoes"],
+)
+def test_openspiels_playthroughs_give_their_returns(module: Any, options: dict[str, Any]) -> None:
+    """[BLK-4] [BLK-5] [BLK-7] [BLK-10] [BLK-11] the deal and every move of OpenSpiel's
+    playthrough of the game, and the returns it ends with ([13, -13]; [20, -20, 20, -20])."""
+    record = PLAYTHROUGHS[module._GAME_TYPE.short_name]
+    state = pyspiel.load_game(module._GAME_TYPE.short_name).new_initial_state()
+    actions = record["actions"]
+    deals = [a for a in actions if a.startswith("Deal ")]
+    for text in deals:
+        high_low = ast.literal_eval(text.removeprefix("Deal "))
+        state.apply_action(module._DECK.index(tuple(float(p) for p in high_low)))
+    players = len(state.hands)
+    match = _from_openspiel(state, options)
+    for text in actions[len(deals) :]:
+        seat, tile, edge = _parse_action(text)
+        while RULES.legal_moves(match)[0].kind is MoveKind.PASS:
+            match, _ = RULES.apply(match, RULES.legal_moves(match)[0])
+        wanted = (tile, edge)
+        move = next(m for m in RULES.legal_moves(match) if (m.tile, _covered(match, m)) == wanted)
+        assert move.seat == seat
+        match, _ = RULES.apply(match, move)
+        state.apply_action(module._ACTIONS_STR.index(text))
+    assert match.status is Status.MATCH_OVER and state.is_terminal()
+    points = match.history[-1].points
+    ours = [points[s] - points[(s + 1) % players] for s in range(players)]
+    assert ours == record["returns"] == [int(r) for r in state.returns()]
+
+
+def _parse_action(text: str) -> tuple[int, Tile, int | None]:
+    """``"p1 tile:(3.0, 5.0) pip:3.0"``: the seat, the tile and the number it covers."""
+    player, rest = text.split(" tile:")
+    tile_text, pip = rest.split(" pip:")
+    low, high = ast.literal_eval(tile_text)
+    return int(player[1:]), Tile.of(int(low), int(high)), None if pip == "None" else int(float(pip))
+
+
+def _from_openspiel(state: Any, options: dict[str, Any]) -> Match[Any, Any]:
+    """The first hand of a match of ``options`` dealt as OpenSpiel dealt ``state``."""
+    hands = tuple(tuple(sorted(_our_tile(t) for t in hand)) for hand in state.hands)
+    opts = RULES.make_options(options)
+    boneyard = tuple(t for t in RULES.full_set(opts) if not any(t in h for h in hands))
+    start = BlockHandState(hands, boneyard, (), 0, 0, True, 0, None)
+    match: Match[Any, Any] = Match(len(hands), opts, "openspiel", 1, start)
+    RULES.check_match(match)
+    return match
 
 
 # ------------------------------------------------------------------ the dominoes library

@@ -60,6 +60,7 @@ INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
     "tsair_deng": {"hands": (1, 2), "target_score": (0, 0, 40)},
     "tiu_u": {"hands": (1, 2)},
     "throw_up": {"hands_per_player": (1,)},
+    "dancing_dragons": {"hands": (1, 2), "target_score": (0, 0, 40)},
     "block": {
         "set_max_pip": (6, 6, 9),
         "hand_size": (0, 0, 3),

@@ -28,6 +28,7 @@ __all__ = [
     "TileTuple",
     "double_n",
     "redeal_block",
+    "redeal_dancing_dragons",
     "redeal_one_arm_joe",
     "redeal_throw_up",
     "redeal_tiu_u",
@@ -309,3 +310,21 @@ def redeal_block(record: MatchRecord, seed: str, options: Mapping[str, Any]) -> 
             leader = 0
         assert hand.to_act == leader, f"hand {hand.number}"
     return dict(stats)
+
+
+def redeal_dancing_dragons(
+    record: MatchRecord, seed: str, options: Mapping[str, Any]
+) -> dict[str, int]:
+    """[DD-1] [DD-2] k tiles a seat of the Chinese set from ``deal/<hand>/0`` (16, 10 or 8),
+    the last two aside with 3 players; the first leader ``Stream(seed, "lead/1")``'s draw
+    below the player count, later ones the last hand's winner."""
+    players = record.players
+    k = {2: 16, 3: 10, 4: 8}[players]
+    for hand in record.hands:
+        order = shuffled(seed, f"deal/{hand.number}/0", CHINESE)
+        assert hand.hands == [sorted(order[k * s : k * s + k]) for s in range(players)]
+        assert hand.stock == 0
+        assert as_tuples(hand.internal.unused) == sorted(order[k * players :])
+        if hand.number == 1:
+            assert hand.to_act == Stream(seed, "lead/1").below(players)
+    return {}

@@ -23,6 +23,7 @@ from domino_rules.rules import Tile
 
 __all__ = [
     "BLOCK",
+    "DANCING_DRAGONS",
     "ONE_ARM_JOE",
     "PLACES",
     "THROW_UP",
@@ -146,4 +147,19 @@ BLOCK = Judge(
         }
     ),
     _block,
+)
+
+
+def _dancing_dragons(hand: Any, seat: int | None) -> list[Tile]:
+    # [DD-10] the line face up; a seat's own discards; the tiles aside never
+    return [
+        *own(hand.hands, seat),
+        *own(hand.discards, seat),
+        *(laid.tile for laid in hand.line),
+    ]
+
+
+DANCING_DRAGONS = Judge(
+    frozenset({"hands", "discards", "line", "to_act", "leader", "unused"}),
+    _dancing_dragons,
 )

@@ -299,7 +299,7 @@ export interface components {
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons` (oneof `ruleset`).
          *
          *     `{}`, or every member `null`: as if the field were omitted.
          */
@@ -314,6 +314,8 @@ export interface components {
             throw_up?: components["schemas"]["ThrowUpOptions"] | null;
             /** @description `null` is taken as omitted. */
             block?: components["schemas"]["BlockOptions"] | null;
+            /** @description Also accepted as `dancingDragons`. `null` is taken as omitted. */
+            dancing_dragons?: components["schemas"]["DancingDragonsOptions"] | null;
         } & unknown;
         OneArmJoeOptions: {
             /**
@@ -394,6 +396,20 @@ export interface components {
             /** @description default AS_FIRST [BLK-13] Also accepted as `nextLead`. A value may also be given by its number. `null` is taken as omitted. */
             next_lead?: components["schemas"]["BlockOptions.NextLead"] | (0 | 1 | 2 | 3) | null;
         };
+        DancingDragonsOptions: {
+            /** @description default true [DD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. `null` is taken as omitted. */
+            must_play_if_able?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 4 [DD-9] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+            /**
+             * Format: int32
+             * @description default 0 (play `hands` hands) [DD-9] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+        };
         ThrowUpOptions: {
             /** @description default false [THR-4] Optional: may be omitted. Also accepted as `rethrowRepeats`. `null` is taken as omitted. */
             rethrow_repeats?: boolean | null;
@@ -415,6 +431,7 @@ export interface components {
              * @example tiu_u
              * @example throw_up
              * @example block
+             * @example dancing_dragons
              */
             id: string;
             name: string;
@@ -510,7 +527,7 @@ export interface components {
              * @description A ruleset id, as `ListRulesets` lists them. Required: omitted, the request is refused (`UNKNOWN_RULESET`).
              * @enum {string}
              */
-            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up" | "block";
+            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up" | "block" | "dancing_dragons";
             /**
              * Format: int32
              * @description Required: omitted, the request is refused (`BAD_PLAYER_COUNT`).
@@ -639,7 +656,7 @@ export interface components {
              */
             seat?: number | null;
         };
-        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block` (oneof `table`). */
+        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons` (oneof `table`). */
         GetViewResponse: {
             /**
              * @description A ruleset id, as `ListRulesets` lists them.
@@ -648,6 +665,7 @@ export interface components {
              * @example tiu_u
              * @example throw_up
              * @example block
+             * @example dancing_dragons
              */
             ruleset: string;
             /**
@@ -684,6 +702,7 @@ export interface components {
             tiu_u?: components["schemas"]["TiuUTable"];
             throw_up?: components["schemas"]["ThrowUpTable"];
             block?: components["schemas"]["BlockTable"];
+            dancing_dragons?: components["schemas"]["DancingDragonsTable"];
         } & unknown;
         /** @description The single arm, in the order played from the lead double [OAJ-4]. */
         OneArmJoeTable: {
@@ -849,6 +868,26 @@ export interface components {
             right_end?: number;
             /** Format: int32 */
             leader: number;
+        };
+        /** @description The dragon, left to right, its two open ends, the leader and the discards [DD-10]. */
+        DancingDragonsTable: {
+            line: components["schemas"]["LaidTile"][];
+            /**
+             * Format: int32
+             * @description Optional: absent when unset.
+             */
+            left_end?: number;
+            /**
+             * Format: int32
+             * @description Optional: absent when unset.
+             */
+            right_end?: number;
+            /** Format: int32 */
+            leader: number;
+            /** @description the viewing seat's own, in the order discarded */
+            discards: components["schemas"]["Tile"][];
+            /** @description every seat's number of discards */
+            discard_counts: number[];
         };
         /**
          * @description - `MOVE_KIND_UNSPECIFIED`

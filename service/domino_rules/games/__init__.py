@@ -45,6 +45,7 @@ INSTALLED = (
     "domino_rules.games.tiu_u",
     "domino_rules.games.throw_up",
     "domino_rules.games.block",
+    "domino_rules.games.dancing_dragons",
 )
 #: The environment variable that installs more games (module names, comma-separated).
 ENVIRONMENT = "DOMINO_RULES_GAMES"

@@ -176,18 +176,20 @@ class Event(_message.Message):
     def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., seat: _Optional[int] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., count: _Optional[int] = ..., points: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., hidden: _Optional[bool] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block")
+    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons")
     ONE_ARM_JOE_FIELD_NUMBER: _ClassVar[int]
     TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
     TIU_U_FIELD_NUMBER: _ClassVar[int]
     THROW_UP_FIELD_NUMBER: _ClassVar[int]
     BLOCK_FIELD_NUMBER: _ClassVar[int]
+    DANCING_DRAGONS_FIELD_NUMBER: _ClassVar[int]
     one_arm_joe: OneArmJoeOptions
     tsair_deng: TsairDengOptions
     tiu_u: TiuUOptions
     throw_up: ThrowUpOptions
     block: BlockOptions
-    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ..., block: _Optional[_Union[BlockOptions, _Mapping]] = ...) -> None: ...
+    dancing_dragons: DancingDragonsOptions
+    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ..., block: _Optional[_Union[BlockOptions, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsOptions, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeOptions(_message.Message):
     __slots__ = ("set_max_pip", "lead_double_bonus", "scoring", "tie", "target_score")
@@ -308,6 +310,16 @@ class BlockOptions(_message.Message):
     target_score: int
     next_lead: BlockOptions.NextLead
     def __init__(self, set_max_pip: _Optional[int] = ..., partnership: _Optional[bool] = ..., hand_size: _Optional[int] = ..., draw: _Optional[bool] = ..., boneyard_keep: _Optional[int] = ..., first_lead: _Optional[_Union[BlockOptions.FirstLead, str]] = ..., domino_wins: _Optional[bool] = ..., scoring: _Optional[_Union[BlockOptions.Scoring, str]] = ..., target_score: _Optional[int] = ..., next_lead: _Optional[_Union[BlockOptions.NextLead, str]] = ...) -> None: ...
+
+class DancingDragonsOptions(_message.Message):
+    __slots__ = ("must_play_if_able", "hands", "target_score")
+    MUST_PLAY_IF_ABLE_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
+    must_play_if_able: bool
+    hands: int
+    target_score: int
+    def __init__(self, must_play_if_able: _Optional[bool] = ..., hands: _Optional[int] = ..., target_score: _Optional[int] = ...) -> None: ...
 
 class ThrowUpOptions(_message.Message):
     __slots__ = ("rethrow_repeats", "hands_per_player")
@@ -589,7 +601,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block")
+    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -608,6 +620,7 @@ class GetViewResponse(_message.Message):
     TIU_U_FIELD_NUMBER: _ClassVar[int]
     THROW_UP_FIELD_NUMBER: _ClassVar[int]
     BLOCK_FIELD_NUMBER: _ClassVar[int]
+    DANCING_DRAGONS_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seat: int
     status: Status
@@ -626,7 +639,8 @@ class GetViewResponse(_message.Message):
     tiu_u: TiuUTable
     throw_up: ThrowUpTable
     block: BlockTable
-    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ...) -> None: ...
+    dancing_dragons: DancingDragonsTable
+    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsTable, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeTable(_message.Message):
     __slots__ = ("line", "open_end", "bonus_turn", "leader")
@@ -776,3 +790,19 @@ class BlockTable(_message.Message):
     right_end: int
     leader: int
     def __init__(self, line: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., leader: _Optional[int] = ...) -> None: ...
+
+class DancingDragonsTable(_message.Message):
+    __slots__ = ("line", "left_end", "right_end", "leader", "discards", "discard_counts")
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    LEFT_END_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_END_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    DISCARDS_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    line: _containers.RepeatedCompositeFieldContainer[LaidTile]
+    left_end: int
+    right_end: int
+    leader: int
+    discards: _containers.RepeatedCompositeFieldContainer[Tile]
+    discard_counts: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, line: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., leader: _Optional[int] = ..., discards: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., discard_counts: _Optional[_Iterable[int]] = ...) -> None: ...

@@ -199,6 +199,7 @@ class GetViewResponse(TypedDict):
     tiu_u: NotRequired[dict[str, Any]]
     throw_up: NotRequired[dict[str, Any]]
     block: NotRequired[dict[str, Any]]
+    dancing_dragons: NotRequired[dict[str, Any]]
 
 
 class MoveEstimate(TypedDict):

@@ -77,11 +77,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules import rng
-from ...rules.building import frozen_builder, hand_result, held_tiles, made_of
+from ...rules.building import frozen_builder, held_tiles, made_of
 from ...rules.checks import check_length, check_sorted, fail, require
+from ...rules.discards import (
+    CHINESE_HAND_SIZES,
+    discard_result,
+    discards_match_over,
+    discards_max_hands,
+    random_leader,
+    settlement_of,
+)
 from ...rules.events import Event, EventKind
-from ...rules.limits import MAX_HANDS
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
@@ -92,7 +98,6 @@ from ...rules.tiles import (
     chinese_set,
     distinct,
     double_n,
-    hand_pips,
     remove_tile,
     sorted_tiles,
 )
@@ -120,7 +125,7 @@ class TileSet(enum.Enum):
 
 #: [TD-2] tiles per seat, by set and number of players.
 HAND_SIZES = {
-    TileSet.CHINESE: {2: 16, 3: 10, 4: 8},
+    TileSet.CHINESE: CHINESE_HAND_SIZES,
     TileSet.DOUBLE_SIX: {2: 14, 3: 9, 4: 7},
 }
 
@@ -284,7 +289,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
                 leader = holders[0]
             else:
                 # [TD-3] a seat drawn at random
-                leader = rng.Stream(match.seed, f"lead/{hand_number}").below(players)
+                leader = random_leader(match.seed, hand_number, players)
         state = _state(hands, ((),) * players, (), None, leader, leader, unused)
         events = (Event(EventKind.DEAL, count=size), Event(EventKind.LEADER, seat=leader))
         return state, events
@@ -362,46 +367,24 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
     # ---- scoring -----------------------------------------------------------------
 
     def score_hand(self, match: Match[TsairDengOptions, TsairDengHandState]) -> HandResult:
-        state, players = match.hand_state, match.players
-        # [TD-8] a hand scores the pips of its discards
-        counts = tuple(hand_pips(d) for d in state.discards)
-        if any(not d for d in state.discards):
-            # [TD-8] someone discarded nothing: every other score is doubled
-            points = tuple(
-                0 if not d else 2 * c for d, c in zip(state.discards, counts, strict=False)
-            )
-        else:
-            points = counts
-        before = [0] * players
-        for result in match.history:  # this hand is not in the history yet
-            for s, p in enumerate(result.points):
-                before[s] += p
-
-        def rank(seat: int) -> tuple[int, int, int, int]:
-            # [TD-9] fewest points; then fewer discards; then the lower match total
-            # before this hand; then first in turn order from this hand's leader
-            turn = (seat - state.leader) % players
-            return (points[seat], len(state.discards[seat]), before[seat], turn)
-
-        winner = min(range(players), key=rank)
-        # [TD-7] the hand ends when every tile is played or discarded
-        return hand_result(counts, points, (winner,), HandEnd.ALL_TILES_PLACED, ())
+        # [TD-8] a hand scores the pips of its discards, doubled when another player
+        # discarded nothing; [TD-9] one winner, fewest points then the tie-breaks; [TD-7]
+        state = match.hand_state
+        return discard_result(match, state.discards, state.leader)
 
     def max_hands(self, options: TsairDengOptions, players: int) -> int:
         # [TD-10] `hands` hands, unless played to a target score (ended by MAX_HANDS)
-        return options.hands if options.target_score <= 0 else MAX_HANDS
+        return discards_max_hands(options.hands, options.target_score)
 
     def match_over(self, match: Match[TsairDengOptions, TsairDengHandState]) -> bool:
+        # [TD-10] play until a total reaches target_score (hands ignored), else `hands`
         options = match.options
-        if options.target_score > 0:
-            # [TD-10] play until a total reaches target_score; hands is ignored
-            return max(self.totals(match)) >= options.target_score
-        return match.hand_number >= options.hands  # [TD-10]
+        totals = self.totals(match)
+        return discards_match_over(match.hand_number, totals, options.hands, options.target_score)
 
     def settlement(self, match: Match[TsairDengOptions, TsairDengHandState]) -> tuple[int, ...]:
-        # [TD-10] every pair settles the difference: net_i = sum_j (total_j - total_i)
-        totals = self.totals(match)
-        return tuple(sum(totals) - len(totals) * own for own in totals)
+        # [TD-10] every pair settles the difference of their totals
+        return settlement_of(self.totals(match))
 
     def table(
         self, match: Match[TsairDengOptions, TsairDengHandState], seat: int | None
