@@ -353,7 +353,7 @@ def floor(args: argparse.Namespace) -> int:
         )
     print("the rules in this process (CPU µs per ApplyMove, cold token):")
     for ruleset_id, (hot, evicted) in in_process.items():
-        print(f"  {ruleset_id:12} hot {hot:6.0f}   after other work {evicted:6.0f}")
+        print(f"  {ruleset_id:16} hot {hot:6.0f}   after other work {evicted:6.0f}")
     return 0
 
 

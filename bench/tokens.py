@@ -135,12 +135,12 @@ def main() -> int:
         return 0
     print(load_line(load_before, load_after))
     print("sealed tokens over 50-hand matches at the largest table (bytes)")
-    print(f"{'ruleset':12} {'table':>5} {'hands':>5} {'hand 1':>7} {'hand 50':>7} {'largest':>7}"
+    print(f"{'ruleset':16} {'table':>5} {'hands':>5} {'hand 1':>7} {'hand 50':>7} {'largest':>7}"
           f" {'B/hand':>6}  target")  # fmt: skip
     for row in rows:
         verdict = "PASS" if row["met"] else "FAIL"
         print(
-            f"{row['ruleset']:12} {row['players']:>5} {row['hands']:>5}"
+            f"{row['ruleset']:16} {row['players']:>5} {row['hands']:>5}"
             f" {row['largest_first_hand']:>7} {row['largest_hand_50']:>7} {row['largest']:>7}"
             f" {row['bytes_per_hand'] or 0:>6}  <= {LONG_TARGET}: {verdict}"
         )

@@ -190,7 +190,7 @@ def summary(name: str, hero: str, opponent: str, results: Sequence[Result]) -> d
 
 
 ROW_HEADER = (
-    f"{'ruleset':<12} {'hero:opp':<14} {'matches':>7} {'hero win ±95%':<15} "
+    f"{'ruleset':<16} {'hero:opp':<14} {'matches':>7} {'hero win ±95%':<15} "
     f"{'z':>6} {'sig':<4} {'hero pts ±95%':<15} {'opp pts ±95%':<15} {'diff ±95%':<14}"
 )
 
@@ -201,7 +201,7 @@ def row(r: dict[str, Any]) -> str:
     opp_pts = f"{r['opponent_points']:.1f} ± {r['opponent_points_ci95']:.1f}"
     diff = f"{r['points_diff']:+.1f} ± {r['points_diff_ci95']:.1f}"
     return (
-        f"{r['ruleset']:<12} {r['hero'] + ':' + r['opponent']:<14} {r['matches']:>7} "
+        f"{r['ruleset']:<16} {r['hero'] + ':' + r['opponent']:<14} {r['matches']:>7} "
         f"{share:<15} {r['z']:>6.1f} {'yes' if r['significant'] else 'no':<4} "
         f"{hero_pts:<15} {opp_pts:<15} {diff:<14}"
     )
@@ -228,14 +228,14 @@ def timing(name: str, short: bool, matches: int, playouts: int | None) -> dict[s
     }
 
 
-TIMING_HEADER = f"{'ruleset':<12} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'n':>7}"
+TIMING_HEADER = f"{'ruleset':<16} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} {'n':>7}"
 
 
 def timing_row(t: dict[str, Any]) -> str:
     if not t["suggestions"]:
-        return f"{t['ruleset']:<12} {'-':>10}"
+        return f"{t['ruleset']:<16} {'-':>10}"
     return (
-        f"{t['ruleset']:<12} {t['median_ms']:>10.1f} {t['p99_ms']:>8.1f} "
+        f"{t['ruleset']:<16} {t['median_ms']:>10.1f} {t['p99_ms']:>8.1f} "
         f"{t['max_ms']:>8.1f} {t['suggestions']:>7}"
     )
 
