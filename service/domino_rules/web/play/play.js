@@ -798,14 +798,20 @@ function placesTable(view, table) {
   });
   parts.push(h("ol", { class: "places" }, ...places));
   parts.push(h("p", { class: "muted small", text: "Only the top tile of each place shows; tiles 9 to 16 cover tiles 8 to 1, and so on." }));
-  const discards = table.discards || [];
-  parts.push(h("h4", { text: `Your discards (face down; ${plural(discards.length, "tile")}, ${discards.reduce((s, t) => s + pips(t), 0)} pips against you)` }));
-  parts.push(
+  parts.push(...ownDiscards(table));
+  return parts;
+}
+
+/** A seat's own face-down discards, where the ruleset's table lists them (`discards`). */
+function ownDiscards(table) {
+  if (table.discards === undefined) return [];
+  const discards = table.discards;
+  return [
+    h("h4", { text: `Your discards (face down; ${plural(discards.length, "tile")}, ${discards.reduce((s, t) => s + pips(t), 0)} pips against you)` }),
     discards.length
       ? h("div", { class: "tiles small" }, ...discards.map((t) => tileSvg(t.high, t.low, { size: 14, red: red(), label: tileName(t) })))
       : h("p", { class: "muted", text: "None yet." }),
-  );
-  return parts;
+  ];
 }
 
 /** A tile's worth in a catch: big fish 2 per pip, small fish its red pips ([TU-9]). */
@@ -875,12 +881,12 @@ function lineTable(view, table) {
   parts.push(h("h3", { text: "The line" }));
   const facts = [];
   if (table.left_end !== undefined) facts.push(`Left end: ${table.left_end}`, `Right end: ${table.right_end}`);
-  facts.push(`Boneyard: ${plural(view.stock, "tile")}`);
+  if (view.stock > 0) facts.push(`Boneyard: ${plural(view.stock, "tile")}`);
   if (table.idle_rounds !== undefined) facts.push(`Rounds with no tile laid: ${table.idle_rounds} (two end the hand)`);
   parts.push(h("p", { class: "facts", text: facts.join(" · ") }));
   if (!table.line.length) {
     parts.push(h("p", { class: "muted", text: "No tile laid yet: the first tile starts the line, high half to the left." }));
-    return parts;
+    return [...parts, ...ownDiscards(table)];
   }
   const chain = table.line.map((laid) => ({ first: laid.left, second: laid.right }));
   const marks = {};
@@ -898,7 +904,7 @@ function lineTable(view, table) {
       h("span", { class: "key left-end", "aria-hidden": "true" }), " left end (the line's start) ",
       h("span", { class: "key right-end", "aria-hidden": "true" }), " right end (its tail)"),
   );
-  return parts;
+  return [...parts, ...ownDiscards(table)];
 }
 
 const HAND_KINDS = new Set(["PLAY", "DISCARD", "CAPTURE", "PILE"]);
@@ -943,11 +949,13 @@ function lakeGuide(moves, kinds) {
 function lineGuide(moves, kinds, table) {
   const thrown = (table.dice || []).length > 0;
   const totals = listWords((table.qualifying || []).map(String));
+  const discard = kinds.has("DISCARD") ? ", or discard any tile face down (its pips count against you)" : "";
   if (kinds.has("PLAY")) {
     const which = thrown ? `a tile whose pips add up to ${totals}` : "a tile";
     if (!table.line.length) return `Start the line with ${which}.`;
-    return `Lay ${which} on an end it matches (left ${table.left_end}, right ${table.right_end}).${thrown ? " You go on laying while you can." : ""}`;
+    return `Lay ${which} on an end it matches (left ${table.left_end}, right ${table.right_end})${discard}.${thrown ? " You go on laying while you can." : ""}`;
   }
+  if (kinds.has("DISCARD")) return "Nothing fits either end: discard a tile face down (its pips count against you, so light tiles cost less).";
   if (kinds.has("DRAW")) return thrown ? "You cannot lay a tile this round: draw one (it cannot be laid until your next turn)." : "You cannot lay a tile: draw one.";
   return "You cannot lay a tile and the boneyard is empty: pass.";
 }
