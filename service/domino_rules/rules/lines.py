@@ -18,11 +18,13 @@ was.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
+from .checks import fail, require
 from .moves import End
 from .tiles import Tile
 
-__all__ = ["LaidTile", "ends", "fits", "lay"]
+__all__ = ["LaidTile", "check_chain", "ends", "fits", "lay"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +70,15 @@ def lay(line: tuple[LaidTile, ...], tile: Tile, end: End | None) -> tuple[LaidTi
     showing = line[-1].right
     other = tile.low if tile.high == showing else tile.high
     return (*line, LaidTile(tile, showing, other))
+
+
+def check_chain(line: tuple[LaidTile, ...]) -> None:
+    """Raise :class:`~.errors.InvalidStateError` unless every laid tile shows its own two
+    halves and touching ends match (the line's length is the caller's to bound first)."""
+    for laid in line:
+        tile, left, right = laid.tile, laid.left, laid.right
+        halves = (left, right) if left <= right else (right, left)
+        require(halves == (tile.low, tile.high), "a laid tile shows wrong halves")
+    for a, b in pairwise(line):
+        if a.right != b.left:
+            fail("touching ends of the line do not match")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...bots.dealing import GameBot, deal_hands, hidden_pool
+from ...bots.dealing import GameBot, best, deal_hands, hidden_pool
 from ...rules import Match, Move, MoveKind, Tile, View
 from ...rules.lines import fits, lay
 from .rules import BlockHandState, BlockOptions, FirstLead, NextLead, rank
@@ -82,12 +82,7 @@ class BlockBot(GameBot):
     def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
         state: BlockHandState = match.hand_state
         hand = state.hands[state.to_act]
-        best, best_key = legal[0], _key(legal[0], hand, state.line)
-        for move in legal[1:]:
-            key = _key(move, hand, state.line)
-            if key > best_key:
-                best, best_key = move, key
-        return best
+        return best(legal, lambda move: _key(move, hand, state.line))
 
 
 def _key(move: Move, hand: tuple[Tile, ...], line: Any) -> tuple[int, int, int]:

@@ -48,7 +48,7 @@ from typing import Any
 from ...rules.checks import check_length, check_range, check_seat, fail, require
 from ...rules.errors import OptionsError
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, ends, fits, lay
+from ...rules.lines import LaidTile, check_chain, ends, fits, lay
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
@@ -419,13 +419,7 @@ class Block(Ruleset[BlockOptions, BlockHandState]):
         dealt = players * hand_size(options, players)
         check_length(state.line, 0, full, "the line")
         check_length(state.boneyard, 0, full - dealt, "the boneyard")
-        for laid in state.line:
-            tile, left, right = laid.tile, laid.left, laid.right
-            halves = (left, right) if left <= right else (right, left)
-            require(halves == (tile.low, tile.high), "a laid tile shows wrong halves")
-        for a, b in zip(state.line, state.line[1:], strict=False):
-            if a.right != b.left:
-                fail("touching ends of the line do not match")  # [BLK-5]
+        check_chain(state.line)  # [BLK-5]
         drawn = full - dealt - len(state.boneyard)
         if not options.draw:
             require(drawn == 0, "a tile was drawn in the Block game")  # [BLK-3]

@@ -50,7 +50,7 @@ from ...rules.discards import (
     settlement_of,
 )
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, ends, fits, lay
+from ...rules.lines import LaidTile, check_chain, ends, fits, lay
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
@@ -245,13 +245,7 @@ class DancingDragons(Ruleset[DancingDragonsOptions, DancingDragonsHandState]):
         aside = len(chinese_set()) - size * players
         check_length(state.unused, aside, aside, "the tiles aside")
         check_sorted(state.unused, "the tiles aside")
-        for laid in state.line:
-            tile, left, right = laid.tile, laid.left, laid.right
-            halves = (left, right) if left <= right else (right, left)
-            require(halves == (tile.low, tile.high), "a laid tile shows wrong halves")
-        for a, b in zip(state.line, state.line[1:], strict=False):
-            if a.right != b.left:
-                fail("touching ends of the line do not match")  # [DD-4]
+        check_chain(state.line)  # [DD-4]
         # [DD-6] one tile a turn, from the leader on in seat order
         turns = len(state.line) + sum([len(tiles) for tiles in state.discards])
         require(turns <= size * players, "more turns than tiles dealt")

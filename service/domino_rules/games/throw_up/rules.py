@@ -70,14 +70,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from itertools import combinations
 from typing import Any
 
 from ...rules import rng
 from ...rules.building import frozen_builder, hand_result, held_tiles, made_of, next_seat
-from ...rules.checks import check_length, check_range, fail, require
+from ...rules.checks import check_length, check_range, require
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, ends
+from ...rules.lines import LaidTile, check_chain, ends
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import End, Move, MoveKind
 from ...rules.options import option
@@ -324,15 +324,8 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         check_length(state.boneyard, 0, full - HAND_SIZE * players, "the boneyard")
         # [THR-5] a line of touching ends that match
         check_length(state.line, 0, full, "the line")
-        laid_points = 0
-        for laid in state.line:
-            tile, left = laid.tile, laid.left
-            halves = (left, laid.right) if left <= laid.right else (laid.right, left)
-            require(halves == (tile.low, tile.high), "a laid tile shows wrong halves")
-            laid_points += 2 if tile.is_double else 1
-        for a, b in pairwise(state.line):
-            if a.right != b.left:
-                fail("touching ends of the line do not match")
+        check_chain(state.line)
+        laid_points = sum([2 if laid.tile.is_double else 1 for laid in state.line])
         # [THR-6] the pegs add up to the tiles laid: 1 a tile, 2 a double
         check_length(state.pegs, players, players, "pegs")
         for peg in state.pegs:
