@@ -29,6 +29,7 @@ import argparse
 import itertools
 import json
 import pathlib
+import re
 import sys
 import tempfile
 import unicodedata
@@ -46,6 +47,10 @@ PROTO = ROOT / "proto"
 SOURCE = "domino_rules/v1/domino_rules.proto"
 SERVICE = "DominoRules"
 OUTPUT = ROOT / "service" / "domino_rules" / "web" / "openapi" / "openapi.json"
+#: The match record's message, and where its JSON Schema is written and served.
+RECORD = "MatchRecord"
+RECORD_SCHEMA_FILE = "match-record.schema.json"
+RECORD_SCHEMA_PATH = "/schemas/match-record.json"
 
 JSON = "application/json"
 Schema = dict[str, Any]
@@ -135,6 +140,20 @@ REASONS: tuple[Reason, ...] = (
     Reason(
         "REQUEST_TIMEOUT", "DEADLINE_EXCEEDED", 408, "the request body was not received in time"
     ),
+    Reason(
+        "BAD_RECORD",
+        "INVALID_ARGUMENT",
+        400,
+        "`Replay`: a record of another format, with neither `seed` nor `first_state`, or "
+        "whose `seat` does not fit its `viewpoint`",
+    ),
+    Reason(
+        "RECORD_TOO_LARGE",
+        "INVALID_ARGUMENT",
+        400,
+        "`Replay`: a record of more than 20,000 moves or 200,000 events",
+    ),
+    Reason("BAD_STEPS", "INVALID_ARGUMENT", 400, "`Replay`: a range of steps not in the record"),
     Reason("REQUEST_TOO_LARGE", "RESOURCE_EXHAUSTED", 413, "a request body over 1 MiB"),
     Reason("NOT_FOUND", "NOT_FOUND", 404, "no route has that path"),
     Reason(
@@ -196,6 +215,14 @@ RPC_REASONS: dict[str, tuple[str, ...]] = {
         "DEADLINE_EXCEEDED",
         "BOT_FAILED",
     ),
+    "Replay": (
+        *_BODY,
+        "BAD_RECORD",
+        "RECORD_TOO_LARGE",
+        "BAD_STEPS",
+        "BAD_SEAT",
+        "BAD_STATE_TOKEN",
+    ),
 }
 
 #: Reasons a request that fits its schema may still be answered: what depends on the game
@@ -217,6 +244,10 @@ BEYOND_SCHEMA: dict[str, str] = {
     "a `PLAY` without one), or a tile with `high < low`",
     "STALE_STATE": "an `expected_version` that is not the version of the game in the token",
     "OVERLOADED": "the bots are busy",
+    "BAD_RECORD": "a record with neither `seed` nor `first_state`, or a `seat` that does "
+    "not fit its `viewpoint`",
+    "RECORD_TOO_LARGE": "a record of more than 200,000 events in all",
+    "BAD_STEPS": "a `from_step` past the record's last move, or a `to_step` before it",
     "DEADLINE_EXCEEDED": "the deadline of the request's own `x-request-timeout` passed",
 }
 
@@ -251,6 +282,7 @@ REQUIRED_IN_REQUESTS: dict[str, dict[str, str]] = {
     "GetScoreRequest": {"state": "BAD_STATE_TOKEN"},
     "GetViewRequest": {"state": "BAD_STATE_TOKEN"},
     "SuggestMoveRequest": {"state": "BAD_STATE_TOKEN"},
+    "ReplayRequest": {"record": "BAD_RECORD"},
     "Move": {"kind": "MALFORMED_REQUEST"},
 }
 
@@ -279,13 +311,16 @@ def field_limits() -> dict[str, Schema]:
     """What the service accepts of each field beyond its proto type, from the rules
     themselves: ``"Message.field"`` -> keywords added to the field's schema (in requests,
     and in answers where they hold too)."""
-    from domino_rules import rules  # the package beside this script, installed
-    from domino_rules.api.service import MAX_SEED_CHARS
+    from domino_rules import (
+        records,
+        rules,  # the package beside this script, installed
+    )
+    from domino_rules.rules.limits import MAX_SEED_CHARS
     from domino_rules.state import codec
 
     rulesets = rules.all_rulesets()
     lowest = min(r.min_players for r in rulesets)
-    most = max(_most_players(r) for r in rulesets)
+    most = rules.most_players()
     seat = {"minimum": 0, "maximum": most - 1}
     pip = {"minimum": 0, "maximum": MAX_PIPS}
     token = {"minLength": 1, "maxLength": MAX_TOKEN_CHARS}
@@ -309,23 +344,21 @@ def field_limits() -> dict[str, Schema]:
     for name in ("GetLegalMovesRequest", "ApplyMoveRequest", "GetScoreRequest"):
         out[f"{name}.state"] = token
     out["GetViewRequest.state"] = out["SuggestMoveRequest.state"] = token
+    # a record's content is the replay's to judge (a verdict, not an error): only its
+    # size and format are the schema's
+    out["ReplayRequest.seat"] = seat
+    out["ReplayRequest.from_step"] = {"minimum": 0, "maximum": records.MAX_MOVES}
+    out["ReplayRequest.to_step"] = {"minimum": 0}
+    out["MatchRecord.format"] = {"minimum": 0, "maximum": records.FORMAT}
+    out["MatchRecord.first_state"] = token
+    out["MatchRecord.moves"] = {"maxItems": records.MAX_MOVES}
+    out["MatchRecord.deal"] = {"maxItems": records.MAX_EVENTS}
     for ruleset in rulesets:
         message = ruleset.options_type.__name__  # OneArmJoeOptions: the proto's name
         for spec in ruleset.option_specs():
             if spec.type == "int":
                 out[f"{message}.{spec.name}"] = {"minimum": spec.minimum, "maximum": spec.maximum}
     return out
-
-
-def _most_players(ruleset: Any) -> int:
-    """The most players a ruleset seats, with any of its options."""
-    most = ruleset.player_range(ruleset.make_options({}))[1]
-    for spec in ruleset.option_specs():
-        if spec.type == "int" and spec.maximum is not None and spec.maximum - spec.minimum < 64:
-            for value in range(spec.minimum, spec.maximum + 1):
-                options = ruleset.make_options({spec.name: value})
-                most = max(most, ruleset.player_range(options)[1])
-    return int(most)
 
 
 #: Enum values that the service neither answers nor accepts: omitted from the schema.
@@ -343,7 +376,7 @@ class Link:
     source: str
     name: str
     target: str
-    body: dict[str, str]
+    body: dict[str, Any]
     merge: bool = False
 
 
@@ -378,6 +411,23 @@ LINKS: tuple[Link, ...] = (
     Link("GetView", "SuggestMove", "SuggestMove", {"state": _SENT_STATE}),
     Link("GetView", "GetScore", "GetScore", {"state": _SENT_STATE}),
     Link("GetScore", "GetLegalMoves", "GetLegalMoves", {"state": _SENT_STATE}),
+    Link(
+        "NewGame",
+        "ReplayTheDeal",
+        "Replay",
+        {
+            "record": {
+                "ruleset": "$request.body#/ruleset",
+                "players": "$request.body#/players",
+                "game_id": "$response.body#/game_id",
+                "seed_commitment": "$response.body#/seed_commitment",
+                "first_state": _STATE,
+                "deal": "$response.body#/events",
+            }
+        },
+    ),
+    Link("Replay", "GetLegalMoves", "GetLegalMoves", {"state": _STATE}),
+    Link("Replay", "GetView", "GetView", {"state": _STATE}),
 )
 
 # ----------------------------------------------------------------------- description
@@ -666,8 +716,9 @@ class Schemas:
                 notes.append(f"Also accepted as `{field.json_name}`.")
             if not output and field.type == F.TYPE_ENUM:
                 notes.append("A value may also be given by its number.")
-            if not output and not needed and field.label != F.LABEL_REPEATED:
-                # proto3 JSON: null is the field's default, as if it were omitted
+            if not output and not needed:
+                # proto3 JSON: null is the field's default, as if it were omitted (a
+                # repeated field's too: empty)
                 schema = _nullable(schema)
                 notes.append("`null` is taken as omitted.")
             if notes:
@@ -1003,6 +1054,9 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
             raise SystemExit(f'{method.name}: only `body: "*"` or a request without fields')
         if method.name == "SuggestMove":
             operation["parameters"] = [TIMEOUT_HEADER]
+        if method.name == "Replay":
+            # the record's own JSON Schema, for tools that store and check records
+            operation["x-json-schema"] = {"MatchRecord": RECORD_SCHEMA_PATH}
         beyond = beyond_schema(method.name)
         operation["responses"] = {
             "200": ok,
@@ -1019,7 +1073,7 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
         f"- {status} (`{reason}`): {when}" for status, reason, when in SERVER_ANSWERS
     )
     components: dict[str, Any] = {
-        "schemas": {**schemas.components(), **error_schemas()},
+        "schemas": {**in_records(schemas.components()), **error_schemas()},
         "responses": {
             f"Server{status}": {
                 "description": f"`{reason}`: {when}",
@@ -1047,14 +1101,125 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
     }
 
 
+#: Messages only a record holds: loosened where they are, not copied.
+_RECORD_ONLY = frozenset({"RecordedMove"})
+#: Keywords that bound a value's content: a record's content is the replay's to judge.
+_CONTENT_LIMITS = ("minimum", "maximum", "enum", "required")
+
+
+def in_records(components: dict[str, Schema]) -> dict[str, Schema]:
+    """``components``, where the messages a match record holds (its moves, events, tiles,
+    options) have copies of their own, named ``...InRecord``, that bound no value's
+    content: a move of a seat past the table, a pip past 18, an option out of range or
+    an enum number without a name is a record's content, judged by the replay (a
+    ``DIVERGED`` verdict that says where and why), not a request refused. The record's
+    own fields keep their bounds (its format, its size, its first state)."""
+    prefix = "#/components/schemas/"
+    copies: dict[str, str] = {}
+
+    def loosen(schema: Any, *, top: bool = False) -> Any:
+        if isinstance(schema, list):
+            return [loosen(item) for item in schema]
+        if not isinstance(schema, dict):
+            return schema
+        kind = schema.get("type")
+        integer = kind == "integer" or (isinstance(kind, list) and "integer" in kind)
+        out = {}
+        for key, value in schema.items():
+            if key == "$ref" and value.startswith(prefix):
+                out[key] = prefix + copy(value[len(prefix) :])
+            elif key in _CONTENT_LIMITS and not top and integer:
+                # any int32: an enum's number without a name, a seat past any table
+                out.setdefault("minimum", _INT32["minimum"])
+                out.setdefault("maximum", _INT32["maximum"])
+            elif key == "required" and not top:
+                continue
+            elif key == "description" and isinstance(value, str):
+                out[key] = re.sub(
+                    r"Required: omitted, the request is refused \(`\w+`\)\. ?", "", value
+                )
+            else:
+                out[key] = loosen(value)
+        return out
+
+    def copy(name: str) -> str:
+        schema = components[name]
+        if schema.get("type") != "object":
+            return name  # an enum's names: kept (its numbers are loosened where used)
+        if name in _RECORD_ONLY:
+            if name not in copies:
+                copies[name] = name
+                components[name] = loosen(schema)
+            return name
+        if name not in copies:
+            copies[name] = name.removesuffix("Input") + "InRecord"
+            components[copies[name]] = loosen(schema)
+        return copies[name]
+
+    record = components[RECORD]
+    properties = record["properties"]
+    for field in ("options", "deal", "moves"):
+        properties[field] = loosen(properties[field])
+    return components
+
+
+def record_schema(document: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a match record's JSON form: the document's
+    ``MatchRecord`` with every schema it refers to under ``$defs``."""
+    components = document["components"]["schemas"]
+    prefix = "#/components/schemas/"
+    wanted, queue = [], [RECORD]
+    while queue:
+        name = queue.pop()
+        if name in wanted:
+            continue
+        wanted.append(name)
+        queue += [ref[len(prefix) :] for ref in _refs(components[name]) if ref.startswith(prefix)]
+
+    def local(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {
+                k: (v.replace(prefix, "#/$defs/") if k == "$ref" else local(v))
+                for k, v in value.items()
+            }
+        if isinstance(value, list):
+            return [local(v) for v in value]
+        return value
+
+    root = local(components[RECORD])
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": RECORD_SCHEMA_PATH,
+        "title": "A domino-rules match record, format 1",
+        **root,
+        "$defs": {name: local(components[name]) for name in sorted(wanted) if name != RECORD},
+    }
+
+
+def _refs(value: Any) -> Iterable[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "$ref" and isinstance(v, str):
+                yield v
+            else:
+                yield from _refs(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _refs(v)
+
+
 def render(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def generate(out: pathlib.Path = OUTPUT) -> pathlib.Path:
-    """Write the document to ``out``; returns ``out``."""
+    """Write the document to ``out``, and the record's JSON Schema beside it
+    (``match-record.schema.json``); returns ``out``."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(build(descriptor_set())), encoding="utf-8")
+    document = build(descriptor_set())
+    out.write_text(render(document), encoding="utf-8")
+    schema = out.with_name(RECORD_SCHEMA_FILE)
+    schema.write_text(render(record_schema(document)), encoding="utf-8")
     return out
 
 

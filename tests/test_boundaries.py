@@ -5,8 +5,9 @@
   can be tested, fuzzed and benchmarked on its own; so do each game's rules; the bots
   and each game's bot add only their own generator; nothing outside a game package
   imports it (everything reads the catalogue).
-* Only ``codec`` knows both the rules core and the generated messages; the transports
-  reach the rules through the API.
+* Only ``codec`` and the API's servicer and replay know both the rules core and the
+  generated messages; the transports reach the rules through the API; the match
+  records' forms know only the messages.
 * Every public module lists its public names in ``__all__``, and every name listed exists.
 """
 
@@ -211,7 +212,15 @@ def test_only_the_codec_knows_both_rules_and_messages() -> None:
         )
         knows_messages = any(m.startswith("domino_rules.v1") for m in modules)
         if knows_rules and knows_messages:
-            assert path.name in {"codec.py", "service.py"}, path.relative_to(PACKAGE)
+            where = path.relative_to(PACKAGE).as_posix()
+            assert where in {"state/codec.py", "api/service.py", "api/replay.py"}, where
+
+
+def test_the_records_forms_know_only_the_messages() -> None:
+    for path in sorted((PACKAGE / "records").rglob("*.py")):
+        for name in _absolute_imports(path):
+            if name.startswith("domino_rules."):
+                assert name.startswith(("domino_rules.v1", "domino_rules.records")), (path, name)
 
 
 def _public_modules() -> list[str]:

@@ -270,10 +270,10 @@ def test_links_name_operations_and_fields_that_exist() -> None:
         for link in operation["responses"].get("200", {}).get("links", {}).values():
             target = OPERATIONS[link["operationId"]][2]
             request = target["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-            fields = SCHEMAS[request.rsplit("/", 1)[1]]["properties"]
-            for field, expression in link["requestBody"].items():
+            for fields, expression in _link_fields(link["requestBody"], _schema_of(request)):
+                field = expression[0]
                 assert field in fields, f"{path} {verb}: {field} is not a request field"
-                source, _, pointer = expression.partition("#/")
+                source, _, pointer = expression[1].partition("#/")
                 top = pointer.split("/")[0]
                 if source == "$response.body":
                     schema = _response_schema(operation["operationId"], 200)["$ref"]
@@ -282,6 +282,27 @@ def test_links_name_operations_and_fields_that_exist() -> None:
                         "$ref"
                     ]
                 assert top in SCHEMAS[schema.rsplit("/", 1)[1]]["properties"], expression
+
+
+def _schema_of(ref: str) -> dict[str, Any]:
+    return SCHEMAS[ref.rsplit("/", 1)[1]]  # type: ignore[no-any-return]
+
+
+def _link_fields(
+    body: dict[str, Any], schema: dict[str, Any]
+) -> list[tuple[dict[str, Any], tuple[str, str]]]:
+    """``(the properties of the object, (field, runtime expression))`` for every expression
+    of a link's request body, nested objects walked through their schemas."""
+    found = []
+    fields = schema["properties"]
+    for field, value in body.items():
+        if isinstance(value, dict):
+            assert field in fields, f"{field} is not a request field"
+            refs = [s["$ref"] for s in fields[field].get("anyOf", [fields[field]]) if "$ref" in s]
+            found += _link_fields(value, _schema_of(refs[0]))
+        else:
+            found.append((fields, (field, value)))
+    return found
 
 
 # ----------------------------------------------------------------- the gateway's answers

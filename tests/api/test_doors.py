@@ -48,6 +48,7 @@ def test_routes_come_from_the_annotations() -> None:
         ("POST", "/v1/games:score"),
         ("POST", "/v1/games:view"),
         ("POST", "/v1/games:suggestMove"),
+        ("POST", "/v1/records:replay"),
     }
     assert len(rest.routes()) == len(pb.DESCRIPTOR.services_by_name["DominoRules"].methods)
 

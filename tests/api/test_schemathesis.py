@@ -49,6 +49,7 @@ RPCS = {
     "GetScore",
     "GetView",
     "SuggestMove",
+    "Replay",
 }
 OPERATIONS = RPCS | {"Healthz", "Readyz"}
 #: Operations that take no input at all: a handful of requests is all there is to send.

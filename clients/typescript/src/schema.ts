@@ -158,6 +158,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/records:replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-play a match record from its seed (or its first state) and check every step: the
+         * @description Re-play a match record from its seed (or its first state) and check every step: the
+         *     verdict VALID with the steps asked for, or the first step that diverges and why.
+         *
+         *     gRPC: `domino_rules.v1.DominoRules/Replay`.
+         */
+        post: operations["Replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -294,6 +317,50 @@ export interface components {
             seats: number[];
             scores: number[];
             hidden: boolean;
+        };
+        /**
+         * @description Something that happened inside a move. Tiles another seat must not see are removed
+         *     and `hidden` is set.
+         */
+        EventInput: {
+            /** @description A value may also be given by its number. `null` is taken as omitted. */
+            kind?: components["schemas"]["Event.Kind"] | (0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21) | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. `null` is taken as omitted.
+             */
+            seat?: number | null;
+            /** @description `null` is taken as omitted. */
+            tile?: components["schemas"]["TileInput"] | null;
+            /** @description `null` is taken as omitted. */
+            target?: components["schemas"]["TileInput"] | null;
+            /** @description A value may also be given by its number. `null` is taken as omitted. */
+            end?: components["schemas"]["End"] | (0 | 1 | 2) | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
+             */
+            open_pip?: number | null;
+            /** @description `null` is taken as omitted. */
+            dice?: number[] | null;
+            /** @description `null` is taken as omitted. */
+            tiles?: components["schemas"]["TileInput"][] | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. `null` is taken as omitted.
+             */
+            count?: number | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. `null` is taken as omitted.
+             */
+            points?: number | null;
+            /** @description `null` is taken as omitted. */
+            seats?: number[] | null;
+            /** @description `null` is taken as omitted. */
+            scores?: number[] | null;
+            /** @description `null` is taken as omitted. */
+            hidden?: boolean | null;
         };
         /**
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
@@ -890,6 +957,134 @@ export interface components {
             discard_counts: number[];
         };
         /**
+         * @description A match record, format 1 (docs/records.md): what it takes to deal and play a match again,
+         *     and what each move produced. Its JSON form (proto3 JSON) is the contract; its JSON Schema
+         *     is served at /schemas/match-record.json.
+         */
+        MatchRecord: {
+            /**
+             * Format: int32
+             * @description 1 (omitted: 1) `null` is taken as omitted.
+             */
+            format?: number | null;
+            /** @description `null` is taken as omitted. */
+            ruleset?: string | null;
+            /**
+             * Format: int32
+             * @description `null` is taken as omitted.
+             */
+            players?: number | null;
+            /** @description `null` is taken as omitted. */
+            options?: components["schemas"]["OptionsInRecord"] | null;
+            /** @description NewGame's: it binds ruleset, players, options and seed Also accepted as `gameId`. `null` is taken as omitted. */
+            game_id?: string | null;
+            /** @description NewGame's: hex SHA-256 of the seed Also accepted as `seedCommitment`. `null` is taken as omitted. */
+            seed_commitment?: string | null;
+            /** @description once revealed (GetScore at MATCH_OVER) Optional: may be omitted. `null` is taken as omitted. */
+            seed?: string | null;
+            /** @description NewGame's token: replays a match whose seed is secret Optional: may be omitted. Also accepted as `firstState`. `null` is taken as omitted. */
+            first_state?: string | null;
+            /** @description A value may also be given by its number. `null` is taken as omitted. */
+            viewpoint?: components["schemas"]["MatchRecord.Viewpoint"] | (0 | 1 | 2 | 3) | null;
+            /**
+             * Format: int32
+             * @description the seat of a SEAT record Optional: may be omitted. `null` is taken as omitted.
+             */
+            seat?: number | null;
+            /** @description optional: NewGame's events, as the viewpoint saw them `null` is taken as omitted. */
+            deal?: components["schemas"]["EventInRecord"][] | null;
+            /** @description `null` is taken as omitted. */
+            moves?: components["schemas"]["RecordedMove"][] | null;
+        };
+        /** @description One move of a record and, optionally, what it produced. */
+        RecordedMove: {
+            /** @description with its seat `null` is taken as omitted. */
+            move?: components["schemas"]["MoveInRecord"] | null;
+            /** @description as the record's viewpoint saw them (empty: not recorded) `null` is taken as omitted. */
+            events?: components["schemas"]["EventInRecord"][] | null;
+            /** @description every seat's match points after it (empty: not recorded) Also accepted as `matchPoints`. `null` is taken as omitted. */
+            match_points?: number[] | null;
+        };
+        ReplayRequest: {
+            /** @description Required: omitted, the request is refused (`BAD_RECORD`). */
+            record: components["schemas"]["MatchRecord"];
+            /**
+             * Format: int32
+             * @description The steps' views and events are this seat's (omitted: a spectator's). Optional: may be omitted. `null` is taken as omitted.
+             */
+            seat?: number | null;
+            /**
+             * Format: int32
+             * @description the first step answered (0: the deal) Also accepted as `fromStep`. `null` is taken as omitted.
+             */
+            from_step?: number | null;
+            /**
+             * Format: int32
+             * @description the last step answered (omitted: the record's last) Optional: may be omitted. Also accepted as `toStep`. `null` is taken as omitted.
+             */
+            to_step?: number | null;
+        };
+        /** @description A seat's tiles. */
+        SeatHand: {
+            tiles: components["schemas"]["Tile"][];
+        };
+        /** @description One step of a replay: the deal (step 0) or the n-th move, and the table after it. */
+        ReplayStep: {
+            /** Format: int32 */
+            step: number;
+            /** @description unset at step 0 */
+            move?: components["schemas"]["Move"];
+            /** @description as the asked-for seat (or a spectator) sees them */
+            events: components["schemas"]["Event"][];
+            /** @description every seat's, after the step */
+            match_points: number[];
+            /** @description the asked-for seat's (or a spectator's) view after it */
+            view?: components["schemas"]["GetViewResponse"];
+            /** @description every seat's hand after it, when the record holds the seed */
+            hands: components["schemas"]["SeatHand"][];
+        };
+        /** @description Where and why a record parts from the match its seed (or first state) deals. */
+        Divergence: {
+            /**
+             * Format: int32
+             * @description 0: the record's header or deal; n: its n-th move
+             */
+            step: number;
+            reason: components["schemas"]["Divergence.Reason"];
+            message: string;
+            /** @description EVENTS_DIFFER: the step's events, as the record saw them */
+            events: components["schemas"]["Event"][];
+            /** @description SCORES_DIFFER: the match points after the step */
+            match_points: number[];
+        };
+        ReplayResponse: {
+            verdict: components["schemas"]["ReplayResponse.Verdict"];
+            /** @description DIVERGED */
+            divergence?: components["schemas"]["Divergence"];
+            /** @description the steps asked for, up to the divergence */
+            steps: components["schemas"]["ReplayStep"][];
+            /**
+             * Format: int32
+             * @description the record's moves
+             */
+            moves: number;
+            /**
+             * Format: int32
+             * @description set when the steps asked for did not fit one answer Optional: absent when unset.
+             */
+            next_step?: number;
+            /** @description The match after the record's last move (or the last that replayed): its token, to go on. */
+            state: string;
+            version: number;
+            game_id: string;
+            status: components["schemas"]["Status"];
+            /**
+             * Format: int32
+             * @description Optional: absent when unset.
+             */
+            to_act?: number;
+        };
+        /**
          * @description - `MOVE_KIND_UNSPECIFIED`
          *     - `PLAY`
          *     - `DRAW`
@@ -1041,6 +1236,243 @@ export interface components {
          * @enum {string}
          */
         "Drawing.Faces": "FACES_UNSPECIFIED" | "PLAIN" | "CHINESE" | "CHINESE_RED_SIXES";
+        /**
+         * @description Whose eyes the recorded events were seen with.
+         *
+         *     - `VIEWPOINT_UNSPECIFIED`: as MOVER
+         *     - `MOVER`: each move's events as its mover saw them (ApplyMove's)
+         *     - `SEAT`: every event as `seat` saw it (GetView's): a seat's record
+         *     - `SPECTATOR`: every event as a spectator sees it
+         * @enum {string}
+         */
+        "MatchRecord.Viewpoint": "VIEWPOINT_UNSPECIFIED" | "MOVER" | "SEAT" | "SPECTATOR";
+        /**
+         * @description - `REASON_UNSPECIFIED`
+         *     - `BAD_SETUP`: an unknown ruleset, or players or options out of range
+         *     - `SEED_MISMATCH`: the seed's SHA-256 is not the seed commitment
+         *     - `FIRST_STATE_MISMATCH`: the first state is not version 0 of this match
+         *     - `GAME_ID_MISMATCH`: the game id is not that of the ruleset, players, options, seed
+         *     - `MALFORMED_MOVE`: a move whose fields do not fit its kind, or a seat off the table
+         *     - `NOT_YOUR_TURN`: the move's seat is not the seat to act
+         *     - `ILLEGAL_MOVE`: the move is not legal there
+         *     - `GAME_OVER`: a move after the match ended
+         *     - `EVENTS_DIFFER`: the recorded events are not those the step produced
+         *     - `SCORES_DIFFER`: the recorded match points are not those after the step
+         * @enum {string}
+         */
+        "Divergence.Reason": "REASON_UNSPECIFIED" | "BAD_SETUP" | "SEED_MISMATCH" | "FIRST_STATE_MISMATCH" | "GAME_ID_MISMATCH" | "MALFORMED_MOVE" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "EVENTS_DIFFER" | "SCORES_DIFFER";
+        /**
+         * @description - `VERDICT_UNSPECIFIED`
+         *     - `VALID`: every step of the record is what its seed (or first state) deals
+         *     - `DIVERGED`: see `divergence`
+         * @enum {string}
+         */
+        "ReplayResponse.Verdict": "VERDICT_UNSPECIFIED" | "VALID" | "DIVERGED";
+        OneArmJoeOptionsInRecord: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [OAJ-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /** @description default false [OAJ-5] Optional: may be omitted. Also accepted as `leadDoubleBonus`. `null` is taken as omitted. */
+            lead_double_bonus?: boolean | null;
+            /** @description default OTHERS_TOTAL [OAJ-9] A value may also be given by its number. `null` is taken as omitted. */
+            scoring?: components["schemas"]["OneArmJoeOptions.Scoring"] | number | null;
+            /** @description default NO_SCORE [OAJ-9] A value may also be given by its number. `null` is taken as omitted. */
+            tie?: components["schemas"]["OneArmJoeOptions.Tie"] | number | null;
+            /**
+             * Format: int32
+             * @description default 100; 0 = a single hand [OAJ-10] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+        };
+        TsairDengOptionsInRecord: {
+            /** @description default CHINESE [TD-1] Also accepted as `tileSet`. A value may also be given by its number. `null` is taken as omitted. */
+            tile_set?: components["schemas"]["TsairDengOptions.TileSet"] | number | null;
+            /** @description default false [TD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. `null` is taken as omitted. */
+            must_play_if_able?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 4 [TD-10] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+            /**
+             * Format: int32
+             * @description default 0 (play `hands` hands) [TD-10] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+        };
+        TiuUOptionsInRecord: {
+            /** @description default false [TU-5] Optional: may be omitted. Also accepted as `mayDecline`. `null` is taken as omitted. */
+            may_decline?: boolean | null;
+            /** @description default DOUBLE_SIX_ONLY Also accepted as `redSixes`. A value may also be given by its number. `null` is taken as omitted. */
+            red_sixes?: components["schemas"]["TiuUOptions.RedSixes"] | number | null;
+            /**
+             * Format: int32
+             * @description default 1 [TU-10] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+        };
+        ThrowUpOptionsInRecord: {
+            /** @description default false [THR-4] Optional: may be omitted. Also accepted as `rethrowRepeats`. `null` is taken as omitted. */
+            rethrow_repeats?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 2 [THR-11] Optional: may be omitted. Also accepted as `handsPerPlayer`. `null` is taken as omitted.
+             */
+            hands_per_player?: number | null;
+        };
+        BlockOptionsInRecord: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [BLK-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /** @description default false; exactly 4 players [BLK-2] Optional: may be omitted. `null` is taken as omitted. */
+            partnership?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0: 7 or 5 as [BLK-2] says Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /** @description default false: the Block game [BLK-3] Optional: may be omitted. `null` is taken as omitted. */
+            draw?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0 [BLK-3] Optional: may be omitted. Also accepted as `boneyardKeep`. `null` is taken as omitted.
+             */
+            boneyard_keep?: number | null;
+            /** @description default HIGHEST_DOUBLE [BLK-4] Also accepted as `firstLead`. A value may also be given by its number. `null` is taken as omitted. */
+            first_lead?: components["schemas"]["BlockOptions.FirstLead"] | number | null;
+            /** @description default true [BLK-10] Optional: may be omitted. Also accepted as `dominoWins`. `null` is taken as omitted. */
+            domino_wins?: boolean | null;
+            /** @description default OTHERS_TOTAL [BLK-11] A value may also be given by its number. `null` is taken as omitted. */
+            scoring?: components["schemas"]["BlockOptions.Scoring"] | number | null;
+            /**
+             * Format: int32
+             * @description default 100; 0 = a single hand [BLK-12] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+            /** @description default AS_FIRST [BLK-13] Also accepted as `nextLead`. A value may also be given by its number. `null` is taken as omitted. */
+            next_lead?: components["schemas"]["BlockOptions.NextLead"] | number | null;
+        };
+        DancingDragonsOptionsInRecord: {
+            /** @description default true [DD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. `null` is taken as omitted. */
+            must_play_if_able?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 4 [DD-9] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+            /**
+             * Format: int32
+             * @description default 0 (play `hands` hands) [DD-9] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+        };
+        /**
+         * @description One typed message per ruleset; the oneof field names are the ruleset ids.
+         *     An omitted option takes its default.
+         *
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons` (oneof `ruleset`).
+         *
+         *     `{}`, or every member `null`: as if the field were omitted.
+         */
+        OptionsInRecord: {
+            /** @description Also accepted as `oneArmJoe`. `null` is taken as omitted. */
+            one_arm_joe?: components["schemas"]["OneArmJoeOptionsInRecord"] | null;
+            /** @description Also accepted as `tsairDeng`. `null` is taken as omitted. */
+            tsair_deng?: components["schemas"]["TsairDengOptionsInRecord"] | null;
+            /** @description Also accepted as `tiuU`. `null` is taken as omitted. */
+            tiu_u?: components["schemas"]["TiuUOptionsInRecord"] | null;
+            /** @description Also accepted as `throwUp`. `null` is taken as omitted. */
+            throw_up?: components["schemas"]["ThrowUpOptionsInRecord"] | null;
+            /** @description `null` is taken as omitted. */
+            block?: components["schemas"]["BlockOptionsInRecord"] | null;
+            /** @description Also accepted as `dancingDragons`. `null` is taken as omitted. */
+            dancing_dragons?: components["schemas"]["DancingDragonsOptionsInRecord"] | null;
+        } & unknown;
+        /** @description A domino, high end first: [6-4] is {high: 6, low: 4}. */
+        TileInRecord: {
+            /**
+             * Format: int32
+             * @description `null` is taken as omitted.
+             */
+            high?: number | null;
+            /**
+             * Format: int32
+             * @description `null` is taken as omitted.
+             */
+            low?: number | null;
+        };
+        /**
+         * @description Something that happened inside a move. Tiles another seat must not see are removed
+         *     and `hidden` is set.
+         */
+        EventInRecord: {
+            /** @description A value may also be given by its number. `null` is taken as omitted. */
+            kind?: components["schemas"]["Event.Kind"] | number | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. `null` is taken as omitted.
+             */
+            seat?: number | null;
+            /** @description `null` is taken as omitted. */
+            tile?: components["schemas"]["TileInRecord"] | null;
+            /** @description `null` is taken as omitted. */
+            target?: components["schemas"]["TileInRecord"] | null;
+            /** @description A value may also be given by its number. `null` is taken as omitted. */
+            end?: components["schemas"]["End"] | number | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
+             */
+            open_pip?: number | null;
+            /** @description `null` is taken as omitted. */
+            dice?: number[] | null;
+            /** @description `null` is taken as omitted. */
+            tiles?: components["schemas"]["TileInRecord"][] | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. `null` is taken as omitted.
+             */
+            count?: number | null;
+            /**
+             * Format: int32
+             * @description Optional: may be omitted. `null` is taken as omitted.
+             */
+            points?: number | null;
+            /** @description `null` is taken as omitted. */
+            seats?: number[] | null;
+            /** @description `null` is taken as omitted. */
+            scores?: number[] | null;
+            /** @description `null` is taken as omitted. */
+            hidden?: boolean | null;
+        };
+        /**
+         * @description A move is flat: the fields a kind does not use stay unset. A legal move from
+         *     GetLegalMoves, sent back unchanged, is accepted.
+         */
+        MoveInRecord: {
+            /**
+             * Format: int32
+             * @description `null` is taken as omitted.
+             */
+            seat?: number | null;
+            /** @description A value may also be given by its number. */
+            kind?: components["schemas"]["MoveKind"] | number;
+            /** @description the tile played, discarded, captured with or piled `null` is taken as omitted. */
+            tile?: components["schemas"]["TileInRecord"] | null;
+            /** @description the lake tile captured (Tiu U) `null` is taken as omitted. */
+            target?: components["schemas"]["TileInRecord"] | null;
+            /** @description the end of the line played on (Throw-up) A value may also be given by its number. `null` is taken as omitted. */
+            end?: components["schemas"]["End"] | number | null;
+            /**
+             * Format: int32
+             * @description the half a Tsair Deng leader leaves open Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
+             */
+            open_pip?: number | null;
+        };
         /** @description An error, as grpc-gateway writes a `google.rpc.Status`. */
         "google.rpc.Status": {
             /** @description The `google.rpc.Code` number (3 INVALID_ARGUMENT, 9 FAILED_PRECONDITION, 10 ABORTED, ...). */
@@ -1087,6 +1519,9 @@ export interface components {
          *     - `OVERLOADED` (RESOURCE_EXHAUSTED, HTTP 429): `SuggestMove`: the bots are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
          *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED, HTTP 504): `SuggestMove`: the deadline that the `x-request-timeout` header gave passed before the bot could answer
          *     - `REQUEST_TIMEOUT` (DEADLINE_EXCEEDED, HTTP 408): the request body was not received in time
+         *     - `BAD_RECORD` (INVALID_ARGUMENT, HTTP 400): `Replay`: a record of another format, with neither `seed` nor `first_state`, or whose `seat` does not fit its `viewpoint`
+         *     - `RECORD_TOO_LARGE` (INVALID_ARGUMENT, HTTP 400): `Replay`: a record of more than 20,000 moves or 200,000 events
+         *     - `BAD_STEPS` (INVALID_ARGUMENT, HTTP 400): `Replay`: a range of steps not in the record
          *     - `REQUEST_TOO_LARGE` (RESOURCE_EXHAUSTED, HTTP 413): a request body over 1 MiB
          *     - `NOT_FOUND` (NOT_FOUND, HTTP 404): no route has that path
          *     - `SERVICE_UNKNOWN` (NOT_FOUND, HTTP 404): `/readyz?service=NAME`: gRPC health knows no service of that name
@@ -1096,7 +1531,7 @@ export interface components {
          *     - `INTERNAL` (INTERNAL, HTTP 500): a bug, reported without details; no input should cause it
          * @enum {string}
          */
-        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "BAD_PLAYOUTS" | "STALE_STATE" | "OVERLOADED" | "DEADLINE_EXCEEDED" | "REQUEST_TIMEOUT" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "SERVICE_UNKNOWN" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "BOT_FAILED" | "INTERNAL";
+        ErrorReason: "MALFORMED_REQUEST" | "UNKNOWN_RULESET" | "BAD_OPTIONS" | "BAD_PLAYER_COUNT" | "BAD_SEED" | "BAD_SEAT" | "BAD_STATE_TOKEN" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "BAD_PLAYOUTS" | "STALE_STATE" | "OVERLOADED" | "DEADLINE_EXCEEDED" | "REQUEST_TIMEOUT" | "BAD_RECORD" | "RECORD_TOO_LARGE" | "BAD_STEPS" | "REQUEST_TOO_LARGE" | "NOT_FOUND" | "SERVICE_UNKNOWN" | "METHOD_NOT_ALLOWED" | "FORBIDDEN" | "BOT_FAILED" | "INTERNAL";
     };
     responses: {
         /** @description `MALFORMED_REQUEST`: the request is not valid HTTP (request line, header, chunk) */
@@ -1804,6 +2239,89 @@ export interface operations {
                     "application/json": components["schemas"]["google.rpc.Status"] & {
                         /** @enum {unknown} */
                         code?: 4;
+                        details?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    Replay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `ReplayRequest` as proto3 JSON. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description `ReplayResponse` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayResponse"];
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `MALFORMED_REQUEST` (INVALID_ARGUMENT): JSON or protobuf that does not parse or does not fit the request (an unknown field, a wrong type, a number out of range); a missing move or move kind; a move whose fields do not fit its kind; a tile with `high < low` or pips past 18
+             *     - `BAD_RECORD` (INVALID_ARGUMENT): `Replay`: a record of another format, with neither `seed` nor `first_state`, or whose `seat` does not fit its `viewpoint`
+             *     - `RECORD_TOO_LARGE` (INVALID_ARGUMENT): `Replay`: a record of more than 20,000 moves or 200,000 events
+             *     - `BAD_STEPS` (INVALID_ARGUMENT): `Replay`: a range of steps not in the record
+             *     - `BAD_SEAT` (INVALID_ARGUMENT): a seat that is not at the table
+             *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
+             *
+             *     A request that fits the schema may still be refused with `BAD_RECORD`: a record with neither `seed` nor `first_state`, or a `seat` that does not fit its `viewpoint`; `RECORD_TOO_LARGE`: a record of more than 200,000 events in all; `BAD_STEPS`: a `from_step` past the record's last move, or a `to_step` before it; `BAD_SEAT`: a seat past the table of the game in the token; `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys. The other reasons answer only requests that do not fit it.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 3;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `REQUEST_TIMEOUT` (DEADLINE_EXCEEDED): the request body was not received in time
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 4;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `REQUEST_TOO_LARGE` (RESOURCE_EXHAUSTED): a request body over 1 MiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 8;
                         details?: unknown;
                     };
                 };

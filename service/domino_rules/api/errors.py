@@ -19,6 +19,12 @@ BAD_SEED           INVALID_ARGUMENT      a seed that is empty, too long or has c
 BAD_SEAT           INVALID_ARGUMENT      a seat that is not at this table
 BAD_STATE_TOKEN    INVALID_ARGUMENT      a token that is garbled, truncated, tampered,
                                          sealed with an unknown key, or too large
+BAD_RECORD         INVALID_ARGUMENT      Replay: a record of another format, with neither
+                                         seed nor first state, or whose seat does not
+                                         fit its viewpoint
+RECORD_TOO_LARGE   INVALID_ARGUMENT      Replay: a record over its limits of moves or
+                                         events (``records.MAX_MOVES``, ``MAX_EVENTS``)
+BAD_STEPS          INVALID_ARGUMENT      Replay: a range of steps not in the record
 REQUEST_TOO_LARGE  RESOURCE_EXHAUSTED    a request past the size limit
 NOT_YOUR_TURN      FAILED_PRECONDITION   the move's seat is not the seat to act
 ILLEGAL_MOVE       FAILED_PRECONDITION   the move is not one of the legal moves

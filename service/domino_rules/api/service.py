@@ -17,23 +17,22 @@ without looking into a token or a hand.
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import secrets
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from google.rpc import code_pb2
 
-from .. import bots, rules
+from .. import bots, records, rules
 from ..rules import Status, View, rng
 from ..rules.errors import GameOverError, NotYourTurnError, RulesError
 from ..state import codec
 from ..state.codec import Game
 from ..state.tokens import TokenCodec, TokenError
 from ..v1 import domino_rules_pb2 as pb
+from . import replay
 from .admission import Admission, DeadlinePassed, Overloaded
 from .errors import ApiError, from_bot_error, from_rules_error
 from .minted import DEFAULT_BYTES, DEFAULT_SIZE, Minted
@@ -42,7 +41,6 @@ __all__ = ["BotJob", "Game", "Observer", "RulesService", "new_seed"]
 
 log = logging.getLogger(__name__)
 
-MAX_SEED_CHARS = 128
 T = TypeVar("T")
 
 
@@ -130,9 +128,7 @@ class RulesService:
         options = _rules(lambda: codec.options_from_pb(ruleset, request.options))
         seed = _check_seed(request.seed) if request.HasField("seed") else new_seed()
         match = _rules(lambda: ruleset.new_match(options, request.players, seed))
-        game_id = hashlib.sha256(
-            f"{ruleset.id}\x00{request.players}\x00{options!r}\x00{seed}".encode()
-        ).hexdigest()[:24]
+        game_id = codec.game_id_of(ruleset, request.players, options, seed)
         game = Game(ruleset, match, game_id, 0)
         return pb.NewGameResponse(
             state=self._mint(game),
@@ -254,6 +250,25 @@ class RulesService:
         message.game_id = game.game_id
         return message
 
+    def Replay(self, request: pb.ReplayRequest) -> pb.ReplayResponse:
+        """A match record replayed from its seed (or first state), every step checked
+        (:mod:`.replay`)."""
+        if not request.HasField("record"):
+            raise ApiError.invalid("BAD_RECORD", "record is required: the match record to replay")
+        try:
+            replayed = replay.replay(request, self.decode)
+        except records.RecordTooLarge as exc:
+            raise ApiError.invalid("RECORD_TOO_LARGE", str(exc)) from None
+        except records.RecordError as exc:
+            raise ApiError.invalid("BAD_RECORD", str(exc)) from None
+        except replay.BadSteps as exc:
+            raise ApiError.invalid("BAD_STEPS", str(exc)) from None
+        except replay.BadSeat as exc:
+            raise ApiError.invalid("BAD_SEAT", str(exc)) from None
+        if replayed.game is not None:
+            replayed.response.state = self.encode(replayed.game)
+        return replayed.response
+
     # ------------------------------------------------------------------ tokens
 
     def encode(self, game: Game) -> bytes:
@@ -353,10 +368,7 @@ def _status(status: Status) -> pb.Status:
 
 
 def _check_seed(seed: str) -> str:
-    if not 1 <= len(seed) <= MAX_SEED_CHARS:
-        raise ApiError.invalid(
-            "BAD_SEED", f"seed must be 1 to {MAX_SEED_CHARS} characters, not {len(seed)}"
-        )
-    if any(unicodedata.category(c) == "Cc" for c in seed):
-        raise ApiError.invalid("BAD_SEED", "seed must not contain control characters")
-    return seed
+    try:
+        return codec.check_seed(seed)
+    except ValueError as exc:
+        raise ApiError.invalid("BAD_SEED", str(exc)) from None

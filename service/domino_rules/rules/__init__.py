@@ -23,7 +23,7 @@ from .events import Event, EventKind
 from .match import HandEnd, HandResult, HandState, Match, Status
 from .moves import End, Move, MoveKind
 from .options import OptionSpec
-from .registry import all_rulesets, get
+from .registry import all_rulesets, get, most_players
 from .ruleset import Ruleset
 from .tiles import Tile
 from .views import Score, View
@@ -56,6 +56,7 @@ __all__ = [
     "View",
     "all_rulesets",
     "get",
+    "most_players",
 ]
 
 # last: each game's package imports the kernel above

@@ -7,7 +7,7 @@ from typing import Any
 from .errors import UnknownRulesetError
 from .ruleset import Ruleset
 
-__all__ = ["all_rulesets", "get", "register"]
+__all__ = ["all_rulesets", "get", "most_players", "register"]
 
 _RULESETS: dict[str, Ruleset[Any, Any]] = {}
 
@@ -33,3 +33,29 @@ def get(ruleset_id: str) -> Ruleset[Any, Any]:
 
 def all_rulesets() -> tuple[Ruleset[Any, Any], ...]:
     return tuple(_RULESETS[k] for k in sorted(_RULESETS))
+
+
+def most_players() -> int:
+    """The most players any ruleset seats, with any of its options: no seat of any table
+    is this or more."""
+    rulesets = all_rulesets()
+    if rulesets not in _MOST:
+        _MOST.clear()
+        _MOST[rulesets] = max((_most_players(r) for r in rulesets), default=0)
+    return _MOST[rulesets]
+
+
+_MOST: dict[tuple[Ruleset[Any, Any], ...], int] = {}
+
+
+def _most_players(ruleset: Ruleset[Any, Any]) -> int:
+    """The most players ``ruleset`` seats, with any of its options (an int option of a
+    narrow range is tried at every value)."""
+    most = ruleset.player_range(ruleset.make_options({}))[1]
+    for spec in ruleset.option_specs():
+        if spec.type == "int" and spec.maximum is not None and spec.minimum is not None:
+            if spec.maximum - spec.minimum < 64:
+                for value in range(spec.minimum, spec.maximum + 1):
+                    options = ruleset.make_options({spec.name: value})
+                    most = max(most, ruleset.player_range(options)[1])
+    return int(most)

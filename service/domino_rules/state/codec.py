@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import typing
+import unicodedata
 from typing import Any
 
 from google.protobuf.message import Message
@@ -29,6 +31,7 @@ from .. import bots, games
 from ..games.package import Drawing, GamePackage, PackageError
 from ..rules import End, Event, Match, Move, MoveKind, Ruleset, Score, Status, Tile, View
 from ..rules.errors import OptionsError
+from ..rules.limits import MAX_SEED_CHARS
 from ..v1 import domino_rules_pb2 as pb
 from . import packing
 
@@ -41,14 +44,17 @@ __all__ = [
     "StateDecodeError",
     "bot_level_from_pb",
     "check_contract",
+    "check_seed",
     "decode_game",
     "drawing_to_pb",
     "encode_game",
     "event_to_pb",
     "fill",
+    "game_id_of",
     "move_from_pb",
     "move_to_pb",
     "options_from_pb",
+    "options_to_pb",
     "ruleset_to_pb",
     "score_to_pb",
     "status_to_pb",
@@ -230,6 +236,34 @@ def options_from_pb(ruleset: Ruleset[Any, Any], options: pb.Options) -> Any:
                 value = desc.enum_type.values_by_number.get(number)
                 values[spec.name] = value.name if value is not None else number
     return ruleset.make_options(values)
+
+
+def options_to_pb(ruleset: Ruleset[Any, Any], options: Any) -> pb.Options:
+    """The request's ``options`` that make ``options`` (every option written out)."""
+    result = pb.Options()
+    message = getattr(result, ruleset.id, None)
+    if message is None:  # a game with no options message has no options
+        return result
+    message.SetInParent()
+    for spec in ruleset.option_specs():
+        value = getattr(options, spec.name)
+        setattr(message, spec.name, value.name if spec.type == "enum" else value)
+    return result
+
+
+def game_id_of(ruleset: Ruleset[Any, Any], players: int, options: Any, seed: str) -> str:
+    """A match's id: it names its ruleset, players, options and seed (24 hex digits)."""
+    text = f"{ruleset.id}\x00{players}\x00{options!r}\x00{seed}"
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def check_seed(seed: str) -> str:
+    """``seed`` if it is one a match may be dealt from, else ``ValueError`` saying why."""
+    if not 1 <= len(seed) <= MAX_SEED_CHARS:
+        raise ValueError(f"seed must be 1 to {MAX_SEED_CHARS} characters, not {len(seed)}")
+    if any(unicodedata.category(c) == "Cc" for c in seed):
+        raise ValueError("seed must not contain control characters")
+    return seed
 
 
 def ruleset_to_pb(ruleset: Ruleset[Any, Any]) -> pb.RulesetInfo:

@@ -806,3 +806,155 @@ class DancingDragonsTable(_message.Message):
     discards: _containers.RepeatedCompositeFieldContainer[Tile]
     discard_counts: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, line: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., leader: _Optional[int] = ..., discards: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., discard_counts: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class MatchRecord(_message.Message):
+    __slots__ = ("format", "ruleset", "players", "options", "game_id", "seed_commitment", "seed", "first_state", "viewpoint", "seat", "deal", "moves")
+    class Viewpoint(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        VIEWPOINT_UNSPECIFIED: _ClassVar[MatchRecord.Viewpoint]
+        MOVER: _ClassVar[MatchRecord.Viewpoint]
+        SEAT: _ClassVar[MatchRecord.Viewpoint]
+        SPECTATOR: _ClassVar[MatchRecord.Viewpoint]
+    VIEWPOINT_UNSPECIFIED: MatchRecord.Viewpoint
+    MOVER: MatchRecord.Viewpoint
+    SEAT: MatchRecord.Viewpoint
+    SPECTATOR: MatchRecord.Viewpoint
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEED_COMMITMENT_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    FIRST_STATE_FIELD_NUMBER: _ClassVar[int]
+    VIEWPOINT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    format: int
+    ruleset: str
+    players: int
+    options: Options
+    game_id: str
+    seed_commitment: str
+    seed: str
+    first_state: bytes
+    viewpoint: MatchRecord.Viewpoint
+    seat: int
+    deal: _containers.RepeatedCompositeFieldContainer[Event]
+    moves: _containers.RepeatedCompositeFieldContainer[RecordedMove]
+    def __init__(self, format: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[Options, _Mapping]] = ..., game_id: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., seed: _Optional[str] = ..., first_state: _Optional[bytes] = ..., viewpoint: _Optional[_Union[MatchRecord.Viewpoint, str]] = ..., seat: _Optional[int] = ..., deal: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., moves: _Optional[_Iterable[_Union[RecordedMove, _Mapping]]] = ...) -> None: ...
+
+class RecordedMove(_message.Message):
+    __slots__ = ("move", "events", "match_points")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    move: Move
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    match_points: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ReplayRequest(_message.Message):
+    __slots__ = ("record", "seat", "from_step", "to_step")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FROM_STEP_FIELD_NUMBER: _ClassVar[int]
+    TO_STEP_FIELD_NUMBER: _ClassVar[int]
+    record: MatchRecord
+    seat: int
+    from_step: int
+    to_step: int
+    def __init__(self, record: _Optional[_Union[MatchRecord, _Mapping]] = ..., seat: _Optional[int] = ..., from_step: _Optional[int] = ..., to_step: _Optional[int] = ...) -> None: ...
+
+class SeatHand(_message.Message):
+    __slots__ = ("tiles",)
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    tiles: _containers.RepeatedCompositeFieldContainer[Tile]
+    def __init__(self, tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ...) -> None: ...
+
+class ReplayStep(_message.Message):
+    __slots__ = ("step", "move", "events", "match_points", "view", "hands")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    move: Move
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    match_points: _containers.RepeatedScalarFieldContainer[int]
+    view: GetViewResponse
+    hands: _containers.RepeatedCompositeFieldContainer[SeatHand]
+    def __init__(self, step: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[GetViewResponse, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ...) -> None: ...
+
+class Divergence(_message.Message):
+    __slots__ = ("step", "reason", "message", "events", "match_points")
+    class Reason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        REASON_UNSPECIFIED: _ClassVar[Divergence.Reason]
+        BAD_SETUP: _ClassVar[Divergence.Reason]
+        SEED_MISMATCH: _ClassVar[Divergence.Reason]
+        FIRST_STATE_MISMATCH: _ClassVar[Divergence.Reason]
+        GAME_ID_MISMATCH: _ClassVar[Divergence.Reason]
+        MALFORMED_MOVE: _ClassVar[Divergence.Reason]
+        NOT_YOUR_TURN: _ClassVar[Divergence.Reason]
+        ILLEGAL_MOVE: _ClassVar[Divergence.Reason]
+        GAME_OVER: _ClassVar[Divergence.Reason]
+        EVENTS_DIFFER: _ClassVar[Divergence.Reason]
+        SCORES_DIFFER: _ClassVar[Divergence.Reason]
+    REASON_UNSPECIFIED: Divergence.Reason
+    BAD_SETUP: Divergence.Reason
+    SEED_MISMATCH: Divergence.Reason
+    FIRST_STATE_MISMATCH: Divergence.Reason
+    GAME_ID_MISMATCH: Divergence.Reason
+    MALFORMED_MOVE: Divergence.Reason
+    NOT_YOUR_TURN: Divergence.Reason
+    ILLEGAL_MOVE: Divergence.Reason
+    GAME_OVER: Divergence.Reason
+    EVENTS_DIFFER: Divergence.Reason
+    SCORES_DIFFER: Divergence.Reason
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    reason: Divergence.Reason
+    message: str
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    match_points: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, step: _Optional[int] = ..., reason: _Optional[_Union[Divergence.Reason, str]] = ..., message: _Optional[str] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ReplayResponse(_message.Message):
+    __slots__ = ("verdict", "divergence", "steps", "moves", "next_step", "state", "version", "game_id", "status", "to_act")
+    class Verdict(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        VERDICT_UNSPECIFIED: _ClassVar[ReplayResponse.Verdict]
+        VALID: _ClassVar[ReplayResponse.Verdict]
+        DIVERGED: _ClassVar[ReplayResponse.Verdict]
+    VERDICT_UNSPECIFIED: ReplayResponse.Verdict
+    VALID: ReplayResponse.Verdict
+    DIVERGED: ReplayResponse.Verdict
+    VERDICT_FIELD_NUMBER: _ClassVar[int]
+    DIVERGENCE_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_STEP_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    verdict: ReplayResponse.Verdict
+    divergence: Divergence
+    steps: _containers.RepeatedCompositeFieldContainer[ReplayStep]
+    moves: int
+    next_step: int
+    state: bytes
+    version: int
+    game_id: str
+    status: Status
+    to_act: int
+    def __init__(self, verdict: _Optional[_Union[ReplayResponse.Verdict, str]] = ..., divergence: _Optional[_Union[Divergence, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[ReplayStep, _Mapping]]] = ..., moves: _Optional[int] = ..., next_step: _Optional[int] = ..., state: _Optional[bytes] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ...) -> None: ...

@@ -69,6 +69,11 @@ class DominoRulesStub:
                 request_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveRequest.SerializeToString,
                 response_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveResponse.FromString,
                 _registered_method=True)
+        self.Replay = channel.unary_unary(
+                '/domino_rules.v1.DominoRules/Replay',
+                request_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.ReplayRequest.SerializeToString,
+                response_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.ReplayResponse.FromString,
+                _registered_method=True)
 
 
 class DominoRulesServicer:
@@ -123,6 +128,14 @@ class DominoRulesServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Replay(self, request, context):
+        """Re-play a match record from its seed (or its first state) and check every step: the
+        verdict VALID with the steps asked for, or the first step that diverges and why.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DominoRulesServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -160,6 +173,11 @@ def add_DominoRulesServicer_to_server(servicer, server):
                     servicer.SuggestMove,
                     request_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveRequest.FromString,
                     response_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveResponse.SerializeToString,
+            ),
+            'Replay': grpc.unary_unary_rpc_method_handler(
+                    servicer.Replay,
+                    request_deserializer=domino__rules_dot_v1_dot_domino__rules__pb2.ReplayRequest.FromString,
+                    response_serializer=domino__rules_dot_v1_dot_domino__rules__pb2.ReplayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -351,6 +369,33 @@ class DominoRules:
             '/domino_rules.v1.DominoRules/SuggestMove',
             domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveRequest.SerializeToString,
             domino__rules_dot_v1_dot_domino__rules__pb2.SuggestMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Replay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/domino_rules.v1.DominoRules/Replay',
+            domino__rules_dot_v1_dot_domino__rules__pb2.ReplayRequest.SerializeToString,
+            domino__rules_dot_v1_dot_domino__rules__pb2.ReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,

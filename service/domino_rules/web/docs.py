@@ -1,10 +1,13 @@
-"""The REST door's contract for people and programs: ``GET /openapi.json`` and ``GET /docs``.
+"""The REST door's contract for people and programs: ``GET /openapi.json``, ``GET /docs``
+and ``GET /schemas/match-record.json``.
 
 ``/openapi.json`` is the OpenAPI 3.1 document generated from the proto
 (``proto/openapi.py``; committed under ``openapi/``), with the ids of any game installed
 from outside the package (``DOMINO_RULES_GAMES``) added to the rulesets it lists.
 ``/docs`` is one self-contained page that renders it: the document is embedded in the
 page, and the page loads nothing from anywhere else, so it works offline.
+``/schemas/match-record.json`` is the JSON Schema of a match record's JSON form
+(``docs/records.md``), generated beside the document from the same proto.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from flask import Flask, Response
 
 from .. import games
 
-__all__ = ["docs_html", "openapi_json", "register"]
+__all__ = ["docs_html", "openapi_json", "record_schema_json", "register"]
 
 #: Where the page's script finds the document it renders.
 _PLACEHOLDER = "<!--OPENAPI_DOCUMENT-->"
@@ -39,6 +42,14 @@ def openapi_json() -> bytes:
 
 
 @cache
+def record_schema_json() -> bytes:
+    """The JSON Schema of a match record, as shipped in the package."""
+    return (
+        resources.files("domino_rules.web") / "openapi" / "match-record.schema.json"
+    ).read_bytes()
+
+
+@cache
 def docs_html() -> bytes:
     """The docs page with the document embedded; every ``<`` is escaped (``\\u003c``, the
     same text in JSON), so the document cannot end its ``<script>`` element."""
@@ -52,13 +63,20 @@ def docs_html() -> bytes:
 
 
 def register(app: Flask) -> None:
-    """Add ``GET /openapi.json`` and ``GET /docs`` to the gateway's app."""
+    """Add ``GET /openapi.json``, ``GET /docs`` and ``GET /schemas/match-record.json`` to
+    the gateway's app."""
 
-    def openapi() -> Response:
-        response = Response(openapi_json(), mimetype="application/json")
+    def shared_json(body: bytes, mimetype: str) -> Response:
+        response = Response(body, mimetype=mimetype)
         response.headers["Access-Control-Allow-Origin"] = "*"  # for tools on other origins
         response.headers["Cache-Control"] = "no-cache"
         return response
+
+    def openapi() -> Response:
+        return shared_json(openapi_json(), "application/json")
+
+    def record_schema() -> Response:
+        return shared_json(record_schema_json(), "application/schema+json")
 
     def docs() -> Response:
         response = Response(docs_html(), mimetype="text/html")
@@ -71,3 +89,9 @@ def register(app: Flask) -> None:
 
     app.add_url_rule("/openapi.json", endpoint="openapi", view_func=openapi, methods=["GET"])
     app.add_url_rule("/docs", endpoint="docs", view_func=docs, methods=["GET"])
+    app.add_url_rule(
+        "/schemas/match-record.json",
+        endpoint="record_schema",
+        view_func=record_schema,
+        methods=["GET"],
+    )
