@@ -1124,7 +1124,7 @@ def in_records(components: dict[str, Schema]) -> dict[str, Schema]:
             return schema
         kind = schema.get("type")
         integer = kind == "integer" or (isinstance(kind, list) and "integer" in kind)
-        out = {}
+        out: Schema = {}
         for key, value in schema.items():
             if key == "$ref" and value.startswith(prefix):
                 out[key] = prefix + copy(value[len(prefix) :])

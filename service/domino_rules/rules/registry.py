@@ -53,9 +53,9 @@ def _most_players(ruleset: Ruleset[Any, Any]) -> int:
     narrow range is tried at every value)."""
     most = ruleset.player_range(ruleset.make_options({}))[1]
     for spec in ruleset.option_specs():
-        if spec.type == "int" and spec.maximum is not None and spec.minimum is not None:
-            if spec.maximum - spec.minimum < 64:
-                for value in range(spec.minimum, spec.maximum + 1):
-                    options = ruleset.make_options({spec.name: value})
-                    most = max(most, ruleset.player_range(options)[1])
+        low, high = spec.minimum, spec.maximum
+        if spec.type == "int" and low is not None and high is not None and high - low < 64:
+            for value in range(low, high + 1):
+                options = ruleset.make_options({spec.name: value})
+                most = max(most, ruleset.player_range(options)[1])
     return int(most)
