@@ -1132,8 +1132,8 @@ def in_records(components: dict[str, Schema]) -> dict[str, Schema]:
                 # any int32: an enum's number without a name, a seat past any table
                 out.setdefault("minimum", _INT32["minimum"])
                 out.setdefault("maximum", _INT32["maximum"])
-            elif key == "required" and not top:
-                continue
+            elif key == "required" and not top and kind == "object":
+                continue  # a field the service refuses to do without (a oneof's pairs stay)
             elif key == "description" and isinstance(value, str):
                 out[key] = re.sub(
                     r"Required: omitted, the request is refused \(`\w+`\)\. ?", "", value

@@ -222,14 +222,14 @@ class _Stepper:
 
     def _play(self, step: int, recorded: pb.RecordedMove, game: Game) -> Game:
         match = game.match
+        if match.status is Status.MATCH_OVER:
+            raise self._diverged(step, _R.GAME_OVER, "the match was over before this move")
         try:
             move = codec.move_from_pb(recorded.move)
         except ValueError as exc:
             raise self._diverged(step, _R.MALFORMED_MOVE, str(exc)) from None
         if not 0 <= move.seat < match.players:
             raise self._diverged(step, _R.MALFORMED_MOVE, f"seat {move.seat} is not at this table")
-        if match.status is Status.MATCH_OVER:
-            raise self._diverged(step, _R.GAME_OVER, "the match was over before this move")
         try:
             after, events = game.ruleset.apply(match, move)
         except NotYourTurnError as exc:
