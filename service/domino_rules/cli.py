@@ -12,7 +12,8 @@ SIGTERM or SIGINT stops both gracefully. Flags override the environment variable
 line on stderr; so does a game that cannot be installed (``DOMINO_RULES_GAMES``, see
 :mod:`domino_rules.games`). ``serve`` itself is a supervisor
 (:mod:`domino_rules.serving.supervisor`) that never loads gRPC. ``domino-rules keygen``
-prints a new sealing key entry.
+prints a new sealing key entry. ``domino-rules replay FILE``, ``record RULESET`` and
+``convert FILE`` work with match records (:mod:`domino_rules.record_commands`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from . import __version__
+from . import __version__, record_commands
 from .observability import logs
 from .state.tokens import KeyRing
 
@@ -83,6 +84,7 @@ def _parser(settings: type[Settings]) -> argparse.ArgumentParser:
     )
     keygen = commands.add_parser("keygen", help="print a new sealing key entry ID:BASE64KEY")
     keygen.add_argument("--id", default="k1", help="the key id (default k1)")
+    record_commands.add_commands(commands)
     return parser
 
 
@@ -99,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "keygen":
         print(KeyRing.generate(args.id))
         return 0
+    if args.command in ("replay", "record", "convert"):
+        logs.configure("warning", "text")
+        return record_commands.run(args)
     try:
         settings = Settings.load({name: getattr(args, name) for name in Settings.names()})
     except SettingError as exc:
