@@ -55,6 +55,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/doors.py servers
 	$(BIN)/python bench/flood.py
 	$(BIN)/python bench/refusal.py
+	$(BIN)/python bench/records.py
 
 tournament: $(VENV)/.installed-bench
 	$(BIN)/python bench/tournament.py
