@@ -368,8 +368,8 @@ def create_app(
     metrics cover ``process_root`` (default: this process, of role ``process_role``)
     and every process below it."""
     app = Flask(__name__)
-    # no redirects, which would be built from the request's Host header: "/docs/" is
-    # "/docs", and "//v1//games" names nothing (the JSON 404)
+    # no redirects built from the request's Host header: "/docs/" answers a relative one
+    # (web.docs), and "//v1//games" names nothing (the JSON 404)
     app.url_map.strict_slashes = False
     app.url_map.merge_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES

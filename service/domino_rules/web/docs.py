@@ -4,7 +4,7 @@ and ``GET /schemas/match-record.json``.
 ``/openapi.json`` is the OpenAPI 3.1 document generated from the proto
 (``proto/openapi.py``; committed under ``openapi/``), with the ids of any game installed
 from outside the package (``DOMINO_RULES_GAMES``) added to the rulesets it lists.
-``/docs`` is one self-contained page that renders it: the document is embedded in the
+``/docs`` is one self-contained page that renders it (``/docs/`` redirects to it): the document is embedded in the
 page, and the page loads nothing from anywhere else, so it works offline.
 ``/schemas/match-record.json`` is the JSON Schema of a match record's JSON form
 (``docs/records.md``), generated beside the document from the same proto.
@@ -16,7 +16,7 @@ import json
 from functools import cache
 from importlib import resources
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 from .. import games
 
@@ -79,6 +79,9 @@ def register(app: Flask) -> None:
         return shared_json(record_schema_json(), "application/schema+json")
 
     def docs() -> Response:
+        if request.path.endswith("/"):
+            # a path, never built from the Host header's word for where the service is
+            return Response(status=308, headers={"Location": "/docs"})
         response = Response(docs_html(), mimetype="text/html")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["Content-Security-Policy"] = (
