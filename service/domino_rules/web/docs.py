@@ -4,8 +4,9 @@ and ``GET /schemas/match-record.json``.
 ``/openapi.json`` is the OpenAPI 3.1 document generated from the proto
 (``proto/openapi.py``; committed under ``openapi/``), with the ids of any game installed
 from outside the package (``DOMINO_RULES_GAMES``) added to the rulesets it lists.
-``/docs`` is one self-contained page that renders it (``/docs/`` redirects to it): the document is embedded in the
-page, and the page loads nothing from anywhere else, so it works offline.
+``/docs`` is one self-contained page that renders it (``/docs/`` redirects to it): the
+document is embedded in the page, and the page loads nothing from anywhere else, so it
+works offline.
 ``/schemas/match-record.json`` is the JSON Schema of a match record's JSON form
 (``docs/records.md``), generated beside the document from the same proto.
 """
