@@ -51,11 +51,14 @@ class BadSeat(ValueError):
 
 
 class Diverged(Exception):
-    """The record parts from its match at ``step``, for ``reason``."""
+    """The record parts from its match at ``step``, for ``reason``; ``game`` is the match
+    before that step, once the header has been read."""
 
-    def __init__(self, step: int, reason: int, message: str) -> None:
+    def __init__(self, step: int, reason: int, message: str, game: Game | None = None) -> None:
         super().__init__(message)
-        self.divergence = pb.Divergence(step=step, reason=reason, message=message)  # type: ignore[arg-type]
+        self.divergence = pb.Divergence(step=step, message=message)
+        self.divergence.reason = reason  # type: ignore[assignment]
+        self.game = game
 
 
 @dataclass
@@ -102,7 +105,7 @@ def replay(request: pb.ReplayRequest, open_token: Callable[[bytes], Game]) -> Re
     except Diverged as exc:
         answer.verdict = pb.ReplayResponse.DIVERGED
         answer.divergence.CopyFrom(exc.divergence)
-        game = getattr(exc, "game", game)
+        game = exc.game if exc.game is not None else game
         if answer.HasField("next_step") and exc.divergence.step < answer.next_step:
             answer.ClearField("next_step")
     if game is not None:
@@ -242,7 +245,7 @@ class _Stepper:
         try:
             self._check(step, recorded.events, events, self.record_seat(move.seat), recorded)
         except Diverged as exc:
-            exc.game = game  # type: ignore[attr-defined]  # the state before the step
+            exc.game = game  # the state before the step
             raise
         self._answer(step, recorded.move, events)
         return new
@@ -296,9 +299,7 @@ class _Stepper:
                 out.hands.add().tiles.extend(codec.tile_to_pb(t) for t in hand)
 
     def _diverged(self, step: int, reason: int, message: str) -> Diverged:
-        error = Diverged(step, reason, message)
-        error.game = self.game  # type: ignore[attr-defined]
-        return error
+        return Diverged(step, reason, message, self.game)
 
 
 def _hands(match: Match[Any, Any]) -> tuple[tuple[rules.Tile, ...], ...]:
