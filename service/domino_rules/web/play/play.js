@@ -8,6 +8,13 @@
 // `aria-haspopup="dialog"` and `data-move` holding what its moves share, and opens a
 // prompt whose buttons hold the full moves. `#status` holds IN_PROGRESS, HAND_OVER or
 // MATCH_OVER; `#game[data-waiting="you"]` says the page waits for the person.
+// `window.dominoRecord()` returns the person's record of the match so far (what "Download
+// record" saves), or null before a match. The record viewer: `#replay[data-file]` is the
+// name of the file opened last, `#replay[data-verdict]` VALID or DIVERGED once the
+// service has answered, `[data-step]` the step shown (0: the deal) and `[data-last]` the
+// last it can show; `#replay-move[data-record-move]` holds the step's move (its JSON),
+// `#replay-hands li[data-seat]` a seat's hand (each tile an image named like "6-4"), and
+// `#replay-divergence`, shown when the record diverges, its `data-step` and `data-reason`.
 //
 // Query parameters: `api` (the service's base URL, default this page's origin),
 // `delay` (milliseconds before a bot moves), `ruleset`, `level`, `seed`.
@@ -50,7 +57,10 @@ for (const id of [
   "setup-box", "setup", "ruleset", "ruleset-about", "options", "players", "seat", "level",
   "delay", "seed", "service", "api", "reload", "start", "error", "status", "turn", "game",
   "game-title", "commitment", "seats", "table", "guide", "hand", "prompt", "actions", "hint",
-  "result", "log",
+  "result", "log", "download-record", "record-note", "record-file", "replay", "replay-title",
+  "replay-verdict", "replay-divergence", "replay-nav", "replay-first", "replay-back",
+  "replay-forward", "replay-last", "replay-goto", "replay-step", "replay-position", "replay-move",
+  "replay-seats", "replay-table", "replay-hands", "replay-events", "replay-points", "replay-close",
 ]) {
   ui[id.replace(/-(\w)/g, (_, c) => c.toUpperCase())] = $(id);
 }
@@ -280,7 +290,12 @@ async function startMatch(event) {
     seat: Number(ui.seat.value),
     level: ui.level.value,
     options,
+    sentOptions: body.options,
+    gameId: answer.game_id,
     commitment: answer.seed_commitment,
+    deal: answer.events,
+    moves: [],
+    seed: undefined,
     token: answer.state,
     version: answer.version,
     status: answer.status,
@@ -331,12 +346,19 @@ async function refresh(gen) {
     const texts = describe(view.events);
     if (texts.length) game.log.push({ hand: view.hand_number, texts });
   }
+  const last = game.moves.at(-1);
+  if (last && last.match_points === undefined && view.version === game.moves.length) {
+    // a bot's move as the person saw it; the match points after any move
+    if (last.events === undefined) last.events = view.events;
+    last.match_points = view.match_points;
+  }
   game.score = null;
   game.nextHand = null;
   if (view.status !== "IN_PROGRESS") {
     const score = await call("/v1/games:score", { state: game.token });
     if (gen !== generation) return false;
     game.score = score;
+    if (score.seed !== undefined) game.seed = score.seed; // revealed: the match is over
     if (view.status === "HAND_OVER") {
       const legal = await call("/v1/games:legalMoves", { state: game.token });
       if (gen !== generation) return false;
@@ -391,6 +413,9 @@ async function send(move, gen) {
   game.version = answer.version;
   game.status = answer.status;
   game.toAct = answer.to_act;
+  // the record: the person's own move with the events ApplyMove showed them; a bot's
+  // events (and every move's match points) come with the person's next view
+  game.moves.push({ move, events: move.seat === game.seat ? answer.events : undefined });
   await refresh(gen);
 }
 
@@ -445,14 +470,106 @@ async function checkSeed(gen) {
   renderResult();
 }
 
+// ------------------------------------------------------------------ the match record
+//
+// The person's record of the match (docs/records.md): a SEAT record, every move's events
+// as their seat saw them, and the seed once the match is over and GetScore reveals it.
+// Anyone can replay it (Replay, or "Open record" below) to check every move and score.
+
+/** The JSON of a move or an event as a record writes it: the service prints every field,
+ * a record leaves out those at their default. A field that may be present and zero (an
+ * event's seat, count or points, an open pip) is kept as the service sent it. */
+function lean(value, keep) {
+  if (Array.isArray(value)) return value.map((item) => lean(item, keep));
+  if (value === null || typeof value !== "object") return value;
+  const out = {};
+  for (const [key, item] of Object.entries(value)) {
+    const unset = item === 0 || item === false || item === ""
+      || (typeof item === "string" && item.endsWith("_UNSPECIFIED"))
+      || (Array.isArray(item) && !item.length);
+    if (unset && !keep.has(key)) continue;
+    out[key] = lean(item, keep);
+  }
+  return out;
+}
+
+const MOVE_KEEP = new Set(["open_pip"]);
+const EVENT_KEEP = new Set(["seat", "open_pip", "count", "points"]);
+
+/** The person's record of the match so far (its JSON form), or null before a match. */
+function matchRecord() {
+  if (!game) return null;
+  const record = { format: 1, ruleset: game.ruleset, players: game.players };
+  if (game.sentOptions) record.options = game.sentOptions;
+  record.game_id = game.gameId;
+  record.seed_commitment = game.commitment;
+  if (game.seed !== undefined) record.seed = game.seed;
+  record.viewpoint = "SEAT";
+  record.seat = game.seat;
+  record.deal = lean(game.deal, EVENT_KEEP);
+  record.moves = game.moves.map((recorded) => {
+    const out = { move: lean(recorded.move, MOVE_KEEP) };
+    if (recorded.events && recorded.events.length) out.events = lean(recorded.events, EVENT_KEEP);
+    if (recorded.match_points) out.match_points = recorded.match_points;
+    return out;
+  });
+  return record;
+}
+
+window.dominoRecord = matchRecord;
+
+const recordFileName = (record) =>
+  `${record.ruleset}-${record.game_id}.record.json`.replace(/[^A-Za-z0-9_.-]/g, "_");
+
+function downloadRecord() {
+  const record = matchRecord();
+  if (!record) return;
+  const blob = new Blob([`${JSON.stringify(record, null, 2)}\n`], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const link = h("a", { href: url, download: recordFileName(record), hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+function renderRecordNote() {
+  ui.recordNote.textContent = game.seed !== undefined
+    ? `Your seat's record of all ${plural(game.moves.length, "move")}, with the revealed seed: anyone can replay it and check every move.`
+    : `Your seat's record of the ${plural(game.moves.length, "move")} so far. The seed joins it when the match is over; until then it cannot be replayed.`;
+}
+
+// ------------------------------------------------------------------ what is drawn
+//
+// The words and the drawing below read the scene: the match being played (`game`), or,
+// while the record viewer draws one of its steps, that step (`drawScene`). A scene has
+// `info` (the ruleset's catalogue entry), `ruleset`, `options` (the ruleset's own, as
+// JSON writes them), `players`, `seat` (whose eyes: undefined for a spectator), `view`,
+// `status`, `toAct`, and optionally `box` (the element the table is drawn in) and
+// `seatName(seat)`.
+
+let shown = null;
+const scene = () => shown || game;
+
+/** Draw `what` (a scene) with `draw()`, which runs at once; the match's scene after. */
+function drawScene(what, draw) {
+  const before = shown;
+  shown = what;
+  try {
+    return draw();
+  } finally {
+    shown = before;
+  }
+}
+
 // ------------------------------------------------------------------ words
 
-const who = (seat) => (seat === game.seat ? "you" : `seat ${seat}`);
+const who = (seat) => (seat === scene().seat ? "you" : `seat ${seat}`);
 const Who = (seat) => capital(who(seat));
 
 /** A verb after a seat: "you play", "seat 2 plays". */
 function act(seat, verb) {
-  if (seat === game.seat) return `You ${verb}`;
+  if (seat === scene().seat) return `You ${verb}`;
   const irregular = { have: "has", are: "is" };
   const third = irregular[verb] || (/(s|sh|ch|x)$/.test(verb) ? `${verb}es` : `${verb}s`);
   return `Seat ${seat} ${third}`;
@@ -460,7 +577,7 @@ function act(seat, verb) {
 
 function winnersWords(seats, what) {
   if (!seats || !seats.length) return `Nobody ${what === "hand" ? "scores" : "wins"}.`;
-  if (seats.length === 1) return seats[0] === game.seat ? `You win the ${what}.` : `Seat ${seats[0]} wins the ${what}.`;
+  if (seats.length === 1) return seats[0] === scene().seat ? `You win the ${what}.` : `Seat ${seats[0]} wins the ${what}.`;
   return `${capital(listWords(seats.map(who)))} share the ${what}.`;
 }
 
@@ -548,7 +665,7 @@ function eventText(e) {
     case "CHOICE":
       return `${act(seat, "choose")} what the drawn ${t} catches.`;
     default:
-      return `${e.kind.toLowerCase().replace(/_/g, " ")}${seat !== undefined ? ` (seat ${seat})` : ""}.`;
+      return `${String(e.kind || "event").toLowerCase().replace(/_/g, " ")}${seat !== undefined ? ` (seat ${seat})` : ""}.`;
   }
 }
 
@@ -560,27 +677,27 @@ function eventText(e) {
 // how some moves are called. Nothing here names a ruleset.
 
 /** How the playground draws the ruleset of the match. */
-const drawing = () => game.info.drawing || {};
+const drawing = () => scene().info.drawing || {};
 const layout = () => drawing().layout || "LAYOUT_UNSPECIFIED";
 /** The ruleset's own part of a view (its table message), or an empty object. */
-const tableOf = (view) => view[game.ruleset] || {};
+const tableOf = (view) => view[scene().ruleset] || {};
 
 /** An option's value in the match, as JSON writes it (its default when not given). */
 function optionValue(name) {
-  const value = game.options[name];
+  const value = scene().options[name];
   if (value !== undefined) return String(value);
-  const option = game.info.options.find((o) => o.name === name);
+  const option = scene().info.options.find((o) => o.name === name);
   return option ? option.default : undefined;
 }
 
 /** The open end or half a tile is laid on, where the ruleset has one. */
 function openPip() {
   const field = drawing().open_field;
-  return field ? tableOf(game.view)[field] : undefined;
+  return field ? tableOf(scene().view)[field] : undefined;
 }
 
 function isPile(tile) {
-  return (tableOf(game.view).piles || []).some((pile) => sameTile(pile, tile));
+  return (tableOf(scene().view).piles || []).some((pile) => sameTile(pile, tile));
 }
 
 /** The ruleset's own label for a kind of move, if it has one. */
@@ -654,6 +771,7 @@ function render() {
   ui.game.dataset.waiting = game.status === "MATCH_OVER" ? "over" : waiting ? "you" : "";
   ui.gameTitle.textContent = `${game.info.name}: hand ${view.hand_number}`;
   renderCommitment();
+  renderRecordNote();
   renderStatus(waiting);
   renderSeats();
   renderTable();
@@ -685,12 +803,17 @@ function renderCommitment() {
 }
 
 function renderSeats() {
-  const view = game.view;
+  ui.seats.replaceChildren(...seatItems());
+}
+
+/** The scene's seats: each one's name, tiles, match points and the ruleset's facts. */
+function seatItems() {
+  const { view, players, status, toAct, seatName } = scene();
   const table = tableOf(view);
   const items = [];
-  for (let seat = 0; seat < game.players; seat++) {
-    const you = seat === game.seat;
-    const acting = game.status === "IN_PROGRESS" && game.toAct === seat;
+  for (let seat = 0; seat < players; seat++) {
+    const you = seat === scene().seat;
+    const acting = status === "IN_PROGRESS" && toAct === seat;
     const facts = [plural(view.hand_sizes[seat] ?? 0, "tile"), `${view.match_points[seat] ?? 0} match pts`];
     for (const fact of drawing().seat_facts || []) facts.push(`${fact.label} ${table[fact.field]?.[seat] ?? 0}`);
     const badges = [];
@@ -698,16 +821,19 @@ function renderSeats() {
     if (acting) badges.push(h("span", { class: "badge acting", text: you ? "your turn" : "to play" }));
     items.push(
       h("li", { class: `seat${you ? " you" : ""}${acting ? " acting" : ""}` },
-        h("span", { class: "seat-name", text: you ? `You (seat ${seat})` : `Seat ${seat} · bot` }),
+        h("span", {
+          class: "seat-name",
+          text: seatName ? seatName(seat) : you ? `You (seat ${seat})` : `Seat ${seat} · bot`,
+        }),
         ...badges,
         h("span", { class: "seat-facts", text: facts.join(" · ") })),
     );
   }
-  ui.seats.replaceChildren(...items);
+  return items;
 }
 
 function tableWidth() {
-  return Math.max(240, Math.min(ui.table.clientWidth || 320, 960) - 24);
+  return Math.max(240, Math.min((scene().box || ui.table).clientWidth || 320, 960) - 24);
 }
 
 /** The side of a tile's half in a line: bigger on a wide table, never under 16 px. */
@@ -716,10 +842,14 @@ function lineSize(width) {
 }
 
 function renderTable() {
-  const view = game.view;
+  ui.table.replaceChildren(...tableParts());
+}
+
+/** The scene's table, drawn as the ruleset's layout says. */
+function tableParts() {
+  const view = scene().view;
   const kind = LAYOUTS[layout()];
-  const parts = kind ? kind.table(view, tableOf(view)) : plainTable(view);
-  ui.table.replaceChildren(...parts);
+  return kind ? kind.table(view, tableOf(view)) : plainTable(view);
 }
 
 /** A ruleset with no table of its own: what every view has. */
@@ -732,7 +862,7 @@ function armTable(view, table) {
   const parts = [];
   const facts = [`Boneyard: ${plural(view.stock, "tile")}`];
   if (table.open_end !== undefined) facts.unshift(`Open end: ${table.open_end}`);
-  if (table.bonus_turn && game.status === "IN_PROGRESS") facts.push(`${Who(game.toAct)}: bonus turn`);
+  if (table.bonus_turn && scene().status === "IN_PROGRESS") facts.push(`${Who(scene().toAct)}: bonus turn`);
   parts.push(h("h3", { text: "The arm" }), h("p", { class: "facts", text: facts.join(" · ") }));
   if (!table.line.length) {
     parts.push(h("p", { class: "muted", text: "No tile laid yet: the player holding the highest double leads it." }));
@@ -804,7 +934,8 @@ function placesTable(view, table) {
 
 /** A seat's own face-down discards, where the ruleset's table lists them (`discards`). */
 function ownDiscards(table) {
-  if (table.discards === undefined) return [];
+  // a spectator's view lists nobody's discards
+  if (table.discards === undefined || scene().seat === undefined) return [];
   const discards = table.discards;
   return [
     h("h4", { text: `Your discards (face down; ${plural(discards.length, "tile")}, ${discards.reduce((s, t) => s + pips(t), 0)} pips against you)` }),
@@ -838,7 +969,7 @@ function lakeTable(view, table) {
     ? h("div", { class: "tiles lake" }, ...lake, ...piles)
     : h("p", { class: "muted", text: "The lake is empty." }));
   if (hasTile(table.drawn)) {
-    parts.push(h("p", { class: "drawn" }, h("span", { text: `Drawn by ${who(game.toAct)}, waiting for a choice: ` }),
+    parts.push(h("p", { class: "drawn" }, h("span", { text: `Drawn by ${who(scene().toAct)}, waiting for a choice: ` }),
       tileSvg(table.drawn.high, table.drawn.low, { size: 18, red: red(), label: tileName(table.drawn) })));
   }
   parts.push(h("h3", { text: "Catches" }));
@@ -858,8 +989,9 @@ function lakeTable(view, table) {
     const sum = caught.tiles.length
       ? `big ${big} + small ${small} red → ${rounded} = ${table.catch_counts[seat]}`
       : "nothing caught yet";
-    return h("li", { class: `catch${seat === game.seat ? " you" : ""}` },
-      h("span", { class: "catch-who", text: `${seat === game.seat ? "You" : `Seat ${seat}`}: ${sum}` }),
+    const you = seat === scene().seat;
+    return h("li", { class: `catch${you ? " you" : ""}` },
+      h("span", { class: "catch-who", text: `${you ? "You" : `Seat ${seat}`}: ${sum}` }),
       h("div", { class: "tiles" }, ...tiles));
   });
   parts.push(h("ul", { class: "catches" }, ...rows));
@@ -1226,6 +1358,317 @@ function renderLog() {
   ui.log.replaceChildren(...items);
 }
 
+// ------------------------------------------------------------------ the record viewer
+//
+// A record (this page's download, or anyone's) is sent to Replay without a seat: the
+// service deals the match again from its seed, checks every move, and answers each
+// step's spectator view and, the seed being known, every seat's hand. The viewer steps
+// through them with the drawing code above.
+
+/** The record being viewed, or null. `opened` ends the work of an older file;
+ * `replayFailed` says the error shown is the viewer's (a service that did not answer). */
+let viewer = null;
+let opened = 0;
+let replayFailed = false;
+
+const REASON_WORDS = {
+  BAD_SETUP: "the ruleset, players or options are not ones the service deals",
+  SEED_MISMATCH: "the seed is not the one the commitment was made to",
+  FIRST_STATE_MISMATCH: "the first state is not the start of this match",
+  GAME_ID_MISMATCH: "the game id is not that of this ruleset, players, options and seed",
+  MALFORMED_MOVE: "the move is not a well-formed move of this table",
+  NOT_YOUR_TURN: "the move's seat was not the seat to act",
+  ILLEGAL_MOVE: "the move was not legal there",
+  GAME_OVER: "the match was already over",
+  EVENTS_DIFFER: "the move did not produce the events the record says",
+  SCORES_DIFFER: "the match points after the move are not those the record says",
+};
+
+async function openRecordFile() {
+  const file = ui.recordFile.files && ui.recordFile.files[0];
+  if (!file) return;
+  const mine = ++opened;
+  if (replayFailed) clearError();
+  replayFailed = false;
+  viewer = null;
+  ui.replay.hidden = false;
+  ui.replay.dataset.file = file.name;
+  ui.replayTitle.textContent = `Replaying ${file.name}`;
+  replayMessage("Reading the record…");
+  let record;
+  try {
+    record = JSON.parse(await file.text());
+  } catch (error) {
+    if (mine === opened) replayMessage(`${file.name} is not a JSON match record (${error.message}).`, "bad");
+    return;
+  } finally {
+    ui.recordFile.value = ""; // the same file can be opened again
+  }
+  if (mine !== opened) return;
+  if (record === null || typeof record !== "object" || Array.isArray(record)) {
+    replayMessage(`${file.name} is not a match record: a record is a JSON object.`, "bad");
+    return;
+  }
+  replayMessage("The service is dealing the match again from the record and checking every move…");
+  let answer;
+  try {
+    answer = await replayAll(record, mine);
+  } catch (error) {
+    if (mine !== opened) return;
+    if (["BAD_RECORD", "RECORD_TOO_LARGE", "MALFORMED_REQUEST"].includes(error.reason)) {
+      // a record taken before the match was over: the service says it lacks the seed
+      const early = error.reason === "BAD_RECORD" && record.seed === undefined
+        && record.first_state === undefined && /\bseed\b/.test(error.message);
+      replayMessage(
+        early
+          ? "This record cannot be replayed yet: it holds neither the seed nor the first state. It can be replayed once the match is over and its seed is revealed (download the record again then)."
+          : "This record cannot be replayed.",
+        early ? "" : "bad",
+        `The service says: ${error.message} (${error.reason})`,
+      );
+      return;
+    }
+    replayMessage("The service did not replay the record.", "bad");
+    replayFailed = true;
+    showError(error, () => {
+      clearError();
+      replayAgain(record);
+    });
+    return;
+  }
+  if (mine !== opened) return;
+  showReplay(record, answer);
+}
+
+/** Replay the record, following `next_step` until every step is in: one answer. */
+async function replayAll(record, mine) {
+  const answer = await call("/v1/records:replay", { record });
+  let next = answer.next_step;
+  while (next !== undefined && mine === opened) {
+    const more = await call("/v1/records:replay", { record, from_step: next });
+    answer.steps.push(...more.steps);
+    next = more.next_step;
+  }
+  delete answer.next_step;
+  return answer;
+}
+
+async function replayAgain(record) {
+  const mine = ++opened;
+  replayFailed = false;
+  replayMessage("The service is dealing the match again from the record and checking every move…");
+  try {
+    const answer = await replayAll(record, mine);
+    if (mine === opened) showReplay(record, answer);
+  } catch (error) {
+    if (mine !== opened) return;
+    replayMessage("The service did not replay the record.", "bad");
+    replayFailed = true;
+    showError(error);
+  }
+}
+
+/** A sentence in place of the viewer (`kind` "bad" for a problem), with a detail. */
+function replayMessage(text, kind = "", detail = "") {
+  for (const node of [ui.replayVerdict, ui.replayDivergence, ui.replayPosition, ui.replayMove,
+    ui.replaySeats, ui.replayTable, ui.replayHands, ui.replayEvents, ui.replayPoints]) {
+    node.replaceChildren();
+  }
+  ui.replay.dataset.verdict = "";
+  ui.replay.dataset.step = "";
+  ui.replay.dataset.last = "";
+  ui.replayNav.hidden = true;
+  ui.replayDivergence.hidden = true;
+  ui.replay.querySelector(".replay-step").hidden = true;
+  ui.replayVerdict.className = `verdict ${kind}`.trim();
+  ui.replayVerdict.append(h("span", { text }));
+  if (detail) ui.replayVerdict.append(" ", h("span", { class: "detail", text: detail }));
+}
+
+function showReplay(record, answer) {
+  const info = catalogue.find((entry) => entry.id === record.ruleset)
+    || { id: record.ruleset, name: record.ruleset, options: [], drawing: {} };
+  const divergence = answer.verdict === "DIVERGED" ? answer.divergence : null;
+  const steps = answer.steps || [];
+  // a divergence at move n: the viewer shows moves 0 to n - 1, then move n as recorded
+  const last = divergence && divergence.step > 0 ? divergence.step : Math.max(steps.length - 1, 0);
+  viewer = {
+    record,
+    info,
+    steps,
+    divergence,
+    last,
+    moves: answer.moves,
+    options: (record.options && record.options[record.ruleset]) || {},
+    players: Number(record.players) || 0,
+    position: 0,
+  };
+  replayMessage("");
+  ui.replayTitle.textContent = `Replay: ${info.name}, ${plural(viewer.players, "player")}, ${plural(answer.moves, "move")}`;
+  ui.replay.dataset.verdict = answer.verdict;
+  ui.replayVerdict.replaceChildren();
+  if (!divergence) {
+    ui.replayVerdict.className = "verdict ok";
+    ui.replayVerdict.append(
+      h("strong", { text: "✓ Valid. " }),
+      h("span", { text: `Dealt again from its ${record.seed !== undefined ? "seed" : "first state"}, every move of the record is legal and produced the events and match points the record says.` }),
+    );
+  } else {
+    ui.replayVerdict.className = "verdict bad";
+    ui.replayVerdict.append(
+      h("strong", { text: "✗ Diverged. " }),
+      h("span", { text: divergence.step > 0
+        ? `The record holds up to move ${divergence.step - 1}; move ${divergence.step} parts from the match its seed deals.`
+        : "The record's header or deal parts from the match its seed deals: no move can be replayed." }),
+    );
+    ui.replayDivergence.replaceChildren(
+      h("h3", { text: divergence.step > 0 ? `Where it diverges: move ${divergence.step}` : "Where it diverges: the deal (step 0)" }),
+      h("p", {}, h("strong", { text: "Reason: " }), h("code", { text: divergence.reason }),
+        REASON_WORDS[divergence.reason] ? h("span", { text: ` (${REASON_WORDS[divergence.reason]})` }) : null),
+      h("p", {}, h("strong", { text: "The service says: " }), h("span", { text: divergence.message })),
+    );
+    ui.replayDivergence.dataset.step = String(divergence.step);
+    ui.replayDivergence.dataset.reason = divergence.reason;
+    ui.replayDivergence.hidden = false;
+  }
+  if (!steps.length) return;
+  ui.replayNav.hidden = false;
+  ui.replay.querySelector(".replay-step").hidden = false;
+  ui.replayStep.max = String(last);
+  ui.replay.dataset.last = String(last);
+  goToStep(0);
+  ui.replay.focus();
+}
+
+/** The scene of a replayed step: a spectator's view of it. */
+function replayScene(view) {
+  const record = viewer.record;
+  return {
+    info: viewer.info,
+    ruleset: record.ruleset,
+    options: viewer.options,
+    players: viewer.players,
+    seat: undefined,
+    view,
+    status: view.status,
+    toAct: view.to_act,
+    box: ui.replayTable,
+    seatName: (seat) => (record.viewpoint === "SEAT" && record.seat === seat ? `Seat ${seat} · the record's` : `Seat ${seat}`),
+  };
+}
+
+function goToStep(position) {
+  if (!viewer) return;
+  const target = Math.min(Math.max(Math.trunc(Number(position)) || 0, 0), viewer.last);
+  viewer.position = target;
+  renderReplayStep();
+}
+
+function renderReplayStep() {
+  const { position, last, steps, divergence, record } = viewer;
+  const diverging = divergence && position === divergence.step && position > 0;
+  // the table after the step; at a diverging move, the table it was tried on
+  const step = diverging ? steps[position - 1] : steps[position];
+  const before = position > 0 ? steps[position - 1] : null;
+  ui.replay.dataset.step = String(position);
+  ui.replayStep.value = String(position);
+  ui.replayFirst.disabled = ui.replayBack.disabled = position === 0;
+  ui.replayForward.disabled = ui.replayLast.disabled = position === last;
+  const total = viewer.moves;
+  ui.replayPosition.textContent = position === 0
+    ? `The deal (step 0 of ${total}) · hand ${step.view.hand_number}`
+    : `Move ${position} of ${total} · hand ${step.view.hand_number}${diverging ? " · where the record diverges" : ""}`;
+  const recorded = position > 0 ? (diverging ? record.moves[position - 1].move : steps[position].move) : null;
+  ui.replayMove.replaceChildren();
+  ui.replayMove.removeAttribute("data-record-move");
+  if (recorded) {
+    // the move in words as it stood before it (the open end it was laid on)
+    const words = drawScene(replayScene(before.view), () => moveWords(recorded));
+    ui.replayMove.dataset.recordMove = JSON.stringify(recorded);
+    ui.replayMove.append(
+      h("strong", { text: diverging ? "The record's move: " : "Move: " }),
+      h("span", { text: words }),
+    );
+  } else {
+    ui.replayMove.append(h("span", { text: "The deal: no move yet." }));
+  }
+  drawScene(replayScene(step.view), () => {
+    ui.replaySeats.replaceChildren(...seatItems());
+    ui.replayTable.replaceChildren(...tableParts());
+    ui.replayHands.replaceChildren(...handItems(step.hands || []));
+    const events = diverging ? (record.moves[position - 1].events || []) : step.events;
+    const texts = describe(events);
+    ui.replayEvents.replaceChildren(...(texts.length
+      ? texts.map((text) => h("li", { text }))
+      : [h("li", { class: "muted", text: diverging ? "The record holds no events for this move." : "Nothing to show." })]));
+    if (diverging && (divergence.events || []).length) {
+      ui.replayEvents.append(h("li", { class: "log-hand", text: "What the move produced (as the record's eyes saw it):" }),
+        ...describe(divergence.events).map((text) => h("li", { text })));
+    }
+    const points = diverging ? (divergence.match_points || []) : step.match_points;
+    ui.replayPoints.textContent = points.length
+      ? `${diverging ? "Match points the move made" : "Match points"}: ${points.map((p, seat) => `seat ${seat} ${p}`).join(" · ")}`
+      : "";
+  });
+  const focused = document.activeElement;
+  if (focused && focused.disabled && ui.replayNav.contains(focused)) {
+    (position === 0 ? ui.replayForward : ui.replayBack).focus();
+  }
+}
+
+/** A recorded move in words: its seat and what it did (a record's move may be anything). */
+function moveWords(move) {
+  let words;
+  try {
+    words = moveLabel({ ...move, kind: String(move.kind || "MOVE_KIND_UNSPECIFIED") });
+  } catch {
+    words = JSON.stringify(move);
+  }
+  return `Seat ${move.seat ?? 0}: ${words}`;
+}
+
+/** Every seat's hand (known from the seed), as tiles. */
+function handItems(hands) {
+  if (!hands.length) return [h("li", { class: "muted", text: "The hands are not known: the record holds no seed." })];
+  return hands.map((hand, seat) => {
+    const tiles = hand.tiles || [];
+    return h("li", { class: "replay-hand", "data-seat": seat },
+      h("span", { class: "catch-who", text: `Seat ${seat}: ${plural(tiles.length, "tile")}` }),
+      tiles.length
+        ? h("div", { class: "tiles", role: "list", "aria-label": `Seat ${seat}'s hand` },
+          ...tiles.map((t) => h("span", { role: "listitem" }, tileSvg(t.high, t.low, { size: 16, red: red(), label: tileName(t) }))))
+        : h("span", { class: "muted", text: " (empty)" }));
+  });
+}
+
+function closeReplay() {
+  opened += 1;
+  viewer = null;
+  ui.replay.hidden = true;
+  replayMessage("");
+  $("records-box").open = true;
+  ui.recordFile.focus();
+}
+
+ui.replayFirst.addEventListener("click", () => goToStep(0));
+ui.replayBack.addEventListener("click", () => viewer && goToStep(viewer.position - 1));
+ui.replayForward.addEventListener("click", () => viewer && goToStep(viewer.position + 1));
+ui.replayLast.addEventListener("click", () => viewer && goToStep(viewer.last));
+ui.replayGoto.addEventListener("submit", (event) => {
+  event.preventDefault();
+  goToStep(ui.replayStep.value);
+});
+ui.replayNav.addEventListener("keydown", (event) => {
+  if (!viewer || event.target === ui.replayStep) return;
+  const to = { ArrowLeft: viewer.position - 1, ArrowRight: viewer.position + 1, Home: 0, End: viewer.last }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  goToStep(to);
+});
+ui.replayClose.addEventListener("click", closeReplay);
+ui.recordFile.addEventListener("change", openRecordFile);
+ui.downloadRecord.addEventListener("click", downloadRecord);
+
 // ------------------------------------------------------------------ start-up
 
 let resizeTimer = null;
@@ -1233,6 +1676,7 @@ window.addEventListener("resize", () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
     if (game && game.view) renderTable();
+    if (viewer && !ui.replay.hidden) renderReplayStep();
   }, 150);
 });
 
