@@ -189,3 +189,33 @@ class Playground:
         """The page's errors in the console since the last call (failed loads, exceptions)."""
         entries = self.driver.execute(Command.GET_LOG, {"type": "browser"})["value"]
         return [str(entry.get("message")) for entry in entries if entry.get("level") == "SEVERE"]
+
+    # ------------------------------------------------------------------ match records
+
+    def record(self) -> dict[str, Any]:
+        """The person's record of the match so far, as ``window.dominoRecord()`` gives it."""
+        record = self.driver.execute_script("return window.dominoRecord()")
+        assert isinstance(record, dict), record
+        return record
+
+    def open_record(self, path: Path) -> None:
+        """Open the record file at ``path`` through the page's file input, and wait until
+        the replay has answered (a verdict, or a sentence saying why there is none)."""
+        if not self.by_id("records-box").get_attribute("open"):
+            self.driver.find_element(By.CSS_SELECTOR, "#records-box > summary").click()
+        self.by_id("record-file").send_keys(str(path.resolve()))
+
+        def answered(_: Chrome) -> bool:
+            replay = self.by_id("replay")
+            if replay.get_attribute("data-file") != path.name:
+                return False
+            if replay.get_attribute("data-verdict"):
+                return True
+            text = str(self.by_id("replay-verdict").get_attribute("textContent")).strip()
+            return bool(text) and not text.endswith("…")
+
+        self.wait(answered, f"the replay of {path.name}")
+
+    def replay_step(self) -> int:
+        """The step the record viewer shows (0: the deal)."""
+        return int(str(self.by_id("replay").get_attribute("data-step")))
