@@ -28,6 +28,7 @@ FROM_THE_CONTRACT = {
     "service/domino_rules/v1/domino_rules_pb2.py",
     "service/domino_rules/v1/domino_rules_pb2.pyi",
     "service/domino_rules/web/openapi/openapi.json",
+    "service/domino_rules/web/openapi/match-record.schema.json",
     "clients/typescript/src/schema.ts",
     "clients/typescript/proto/domino_rules/v1/domino_rules.proto",
     "clients/python/src/domino_rules_client/contract.binpb",
