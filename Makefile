@@ -44,6 +44,7 @@ lint: $(VENV)/.installed-dev
 proto: $(VENV)/.installed-test
 	$(BIN)/python proto/generate.py
 	$(BIN)/python proto/openapi.py
+	$(BIN)/python docs/rules_page.py
 
 # The speed targets, each as a ratio measured in the same run (see bench/README.md);
 # the bots' tournament is longer: `make tournament`

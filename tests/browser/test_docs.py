@@ -50,3 +50,17 @@ def test_docs_with_a_slash_redirects_to_docs(browser: Chrome, servers: Servers) 
     assert caught.value.headers["Location"] == "/docs"  # a path: never from the Host header
     browser.get(f"{servers.http_base}/docs/")
     assert browser.current_url == f"{servers.http_base}/docs"
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_rules_fit_the_window_and_open_at_a_game(
+    browser: Chrome, servers: Servers, size: tuple[int, int]
+) -> None:
+    browser.set_window_size(*size)
+    width = browser.execute_script("return window.innerWidth")
+    browser.get(f"{servers.http_base}/rules#tiu_u")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    top = browser.execute_script(
+        "return document.getElementById('tiu_u').nextElementSibling.getBoundingClientRect().top"
+    )
+    assert 0 <= top < size[1] / 2  # the game's section is where the page opens

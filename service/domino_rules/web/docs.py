@@ -7,6 +7,8 @@ from outside the package (``DOMINO_RULES_GAMES``) added to the rulesets it lists
 ``/docs`` is one self-contained page that renders it (``/docs/`` redirects to it): the
 document is embedded in the page, and the page loads nothing from anywhere else, so it
 works offline.
+``/rules`` is the rulebook (``docs/rules.md``, rendered by ``docs/rules_page.py``), with an
+anchor per ruleset id (``/rules#one_arm_joe``).
 ``/schemas/match-record.json`` is the JSON Schema of a match record's JSON form
 (``docs/records.md``), generated beside the document from the same proto.
 """
@@ -21,7 +23,7 @@ from flask import Flask, Response, request
 
 from .. import games
 
-__all__ = ["docs_html", "openapi_json", "record_schema_json", "register"]
+__all__ = ["docs_html", "openapi_json", "record_schema_json", "register", "rules_html"]
 
 #: Where the page's script finds the document it renders.
 _PLACEHOLDER = "<!--OPENAPI_DOCUMENT-->"
@@ -51,6 +53,12 @@ def record_schema_json() -> bytes:
 
 
 @cache
+def rules_html() -> bytes:
+    """The rulebook's page, as shipped in the package."""
+    return (resources.files("domino_rules.web") / "rulebook" / "rules.html").read_bytes()
+
+
+@cache
 def docs_html() -> bytes:
     """The docs page with the document embedded; every ``<`` is escaped (``\\u003c``, the
     same text in JSON), so the document cannot end its ``<script>`` element."""
@@ -64,8 +72,8 @@ def docs_html() -> bytes:
 
 
 def register(app: Flask) -> None:
-    """Add ``GET /openapi.json``, ``GET /docs`` and ``GET /schemas/match-record.json`` to
-    the gateway's app."""
+    """Add ``GET /openapi.json``, ``GET /docs``, ``GET /rules`` and
+    ``GET /schemas/match-record.json`` to the gateway's app."""
 
     def shared_json(body: bytes, mimetype: str) -> Response:
         response = Response(body, mimetype=mimetype)
@@ -75,6 +83,15 @@ def register(app: Flask) -> None:
 
     def openapi() -> Response:
         return shared_json(openapi_json(), "application/json")
+
+    def rulebook() -> Response:
+        response = Response(rules_html(), mimetype="text/html")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+            "form-action 'none'; frame-ancestors 'none'"
+        )
+        return response
 
     def record_schema() -> Response:
         return shared_json(record_schema_json(), "application/schema+json")
@@ -93,6 +110,7 @@ def register(app: Flask) -> None:
 
     app.add_url_rule("/openapi.json", endpoint="openapi", view_func=openapi, methods=["GET"])
     app.add_url_rule("/docs", endpoint="docs", view_func=docs, methods=["GET"])
+    app.add_url_rule("/rules", endpoint="rules", view_func=rulebook, methods=["GET"])
     app.add_url_rule(
         "/schemas/match-record.json",
         endpoint="record_schema",
