@@ -15,7 +15,10 @@ package-lock.json changes); ``npm pack`` builds it (``prepack``) and packs it. T
 - a fresh gRPC consumer (the tarball and the gRPC libraries) compiles and plays the very
   same matches over gRPC;
 - the REST entry bundles for the browser (esbuild, ``--platform=browser``) with no Node
-  built-in, and the bundle plays against the REST door; the gRPC entry does not bundle so.
+  built-in, and the bundle plays against the REST door; the gRPC entry does not bundle so;
+- both consumers compile a program that records a match of every ruleset with
+  ``MatchRecorder`` (the platform's record and seat 0's) and gets ``VALID`` from
+  ``replay`` through either door, the records being the JSON form the service writes.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ import subprocess
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from domino_rules import rules
+from domino_rules import records, rules
 
+from .cases import CASES
 from .support.servers import Servers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,7 +97,7 @@ export async function firstMoves(baseUrl: string, count: number): Promise<string
 
 #: Calls that must not compile: each line marked `// wrong` is a type error.
 WRONG_TS = """\
-import { DominoRulesClient } from "domino-rules-client";
+import { DominoRulesClient, MatchRecorder } from "domino-rules-client";
 
 const client = new DominoRulesClient("http://127.0.0.1:8080");
 const game = await client.newGame({ ruleset: "chess", players: 2 }); // wrong
@@ -102,8 +107,95 @@ await client.applyMove({ state: game.state, move: { seat: 0, kind: "JUMP" } }); 
 const status: number = (await client.getScore({ state: game.state })).status; // wrong
 await client.suggestMove({ state: game.state, level: "GENIUS" }); // wrong
 await client.getView({ state: game.state, seat: "north" }); // wrong
+await client.replay({ record: { viewpoint: "EVERYONE" } }); // wrong
+new MatchRecorder({ ruleset: "tiu_u", players: 2 }); // wrong
+new MatchRecorder({ ruleset: "tiu_u", players: 2, newGame: game }).add(moves); // wrong
 export { status };
 """
+
+#: Records a match of every ruleset through any client (``DominoRules``): the platform's
+#: record and seat 0's, both replayed; one JSON line per ruleset.
+RECORD_TS = """\
+import {
+  DominoRulesError,
+  MatchRecorder,
+  type DominoRules,
+  type Move,
+  type Options,
+  type ReplayResponse,
+  type RulesetId,
+} from "domino-rules-client";
+
+import { chooser } from "./play.js";
+
+export type Setups = Record<string, { players: number; options: Record<string, unknown> }>;
+
+async function refusal(call: Promise<ReplayResponse>): Promise<string> {
+  try {
+    await call;
+    return "accepted";
+  } catch (error) {
+    if (error instanceof DominoRulesError) return error.reason ?? error.code;
+    throw error;
+  }
+}
+
+export async function recordEveryRuleset(client: DominoRules, setups: Setups): Promise<void> {
+  for (const info of (await client.listRulesets()).rulesets) {
+    const ruleset = info.id as RulesetId;
+    const setup = setups[ruleset];
+    if (setup === undefined) throw new Error(`no setup for ${ruleset}`);
+    const { players } = setup;
+    const options = { [ruleset]: setup.options } as Options;
+    const seed = `ts-record-${ruleset}`;
+    const game = await client.newGame({ ruleset, players, options, seed });
+    const platform = new MatchRecorder({ ruleset, players, options, newGame: game });
+    const seat0 = new MatchRecorder({ ruleset, players, options, newGame: game, seat: 0 });
+    const pick = chooser(seed);
+    let { state, version, status } = game;
+    while (status !== "MATCH_OVER") {
+      const move: Move = pick((await client.getLegalMoves({ state })).moves);
+      const answer = await client.applyMove({ state, move, expected_version: version });
+      ({ state, version, status } = answer);
+      const view = await client.getView({ state, seat: 0 });
+      platform.add(move, answer.events, view.match_points);
+      seat0.add(move, move.seat === 0 ? answer.events : view.events, view.match_points);
+    }
+    const secret = await client.replay({ record: platform.record });
+    const unseeded = await refusal(client.replay({ record: seat0.record }));
+    let wrongSeed = "accepted";
+    try {
+      seat0.reveal(`not ${seed}`);
+    } catch {
+      wrongSeed = "refused";
+    }
+    const score = await seat0.finish(client, state);
+    platform.reveal(score.seed ?? "");
+    const mine = await client.replay({ record: seat0.record, seat: 0, from_step: 1, to_step: 2 });
+    const seeded = await client.replay({ record: JSON.parse(JSON.stringify(platform)) });
+    console.log(JSON.stringify({
+      ruleset,
+      moves: platform.length,
+      version,
+      secret: secret.verdict,
+      unseeded,
+      wrongSeed,
+      seed: seat0.seed,
+      mine: [mine.verdict, ...mine.steps.map((step) => step.step)],
+      seeded: [seeded.verdict, seeded.moves, seeded.steps[0]?.hands.length],
+      platform: platform.record,
+      seat0: seat0.toJSON(),
+    }));
+  }
+}
+"""
+
+RECORD_ENTRY = {
+    "rest": 'import { DominoRulesClient } from "domino-rules-client";\n'
+    "const client = new DominoRulesClient(process.argv[2]);\n",
+    "grpc": 'import { DominoRulesGrpcClient } from "domino-rules-client/grpc";\n'
+    "const client = new DominoRulesGrpcClient(process.argv[2]);\n",
+}
 
 
 def _run(*args: str, cwd: Path = PACKAGE, ok: bool = True) -> subprocess.CompletedProcess[str]:
@@ -369,3 +461,62 @@ def test_the_rest_entry_bundles_for_the_browser(
     )
     refused = _run(*esbuild, "grpc_page.js", "--outfile=out.js", cwd=grpc_consumer.root, ok=False)
     assert refused.returncode != 0 and "built into node" in refused.stderr, refused.stderr
+
+
+# ------------------------------------------------------------------ match records
+
+
+def _record(consumer: Consumer, door: str, address: str) -> dict[str, dict[str, Any]]:
+    """Compile and run the recording program in ``consumer`` through ``door``; its report
+    by ruleset."""
+    (consumer.root / "record.ts").write_text(RECORD_TS)
+    setups = {
+        ruleset: {"players": cases.short.players, "options": dict(cases.short.options)}
+        for ruleset, cases in CASES.items()
+    }
+    (consumer.root / f"record_{door}.ts").write_text(
+        RECORD_ENTRY[door]
+        + 'import { recordEveryRuleset } from "./record.js";\n'
+        + f"await recordEveryRuleset(client, {json.dumps(setups)});\n"
+        + ("client.close();\n" if door == "grpc" else "")
+    )
+    config = {
+        "extends": "./tsconfig.json",
+        "include": ["play.ts", "record.ts", f"record_{door}.ts"],
+    }
+    (consumer.root / "tsconfig.record.json").write_text(json.dumps(config) + "\n")
+    consumer.tsc("-p", "tsconfig.record.json")
+    out = consumer.node(f"out/record_{door}.js", address)
+    report = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return {entry["ruleset"]: entry for entry in report}
+
+
+def test_match_records_replay_valid_through_either_door(
+    rest_consumer: Consumer, grpc_consumer: Consumer, servers: Servers
+) -> None:
+    by_rest = _record(rest_consumer, "rest", servers.http_base)
+    by_grpc = _record(grpc_consumer, "grpc", servers.grpc_target)
+    assert set(by_rest) == {r.id for r in rules.all_rulesets()}, sorted(by_rest)
+    for ruleset, entry in by_rest.items():
+        seed = f"ts-record-{ruleset}"
+        assert entry["moves"] == entry["version"] > 0, ruleset
+        # while the seed is secret: the platform's record replays from its first state, a
+        # seat's cannot be replayed at all, and a wrong seed is refused
+        assert (entry["secret"], entry["unseeded"], entry["wrongSeed"]) == (
+            "VALID",
+            "BAD_RECORD",
+            "refused",
+        ), ruleset
+        assert entry["seed"] == seed and entry["mine"] == ["VALID", 1, 2], ruleset
+        players = CASES[ruleset].short.players
+        assert entry["seeded"] == ["VALID", entry["moves"], players], ruleset
+        platform, seat0 = entry["platform"], entry["seat0"]
+        assert platform["viewpoint"] == "MOVER" and "first_state" in platform
+        assert seat0["viewpoint"] == "SEAT" and "first_state" not in seat0
+        assert seat0["seat"] == 0 and seat0["seed"] == platform["seed"] == seed
+        for record in (platform, seat0):  # the JSON form the service writes
+            assert records.to_json(records.from_json(record)) == record, ruleset
+    # the same matches, recorded alike, through the other door (tokens aside)
+    for entry in [*by_rest.values(), *by_grpc.values()]:
+        del entry["platform"]["first_state"]
+    assert by_rest == by_grpc

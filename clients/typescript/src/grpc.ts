@@ -29,6 +29,8 @@ import type {
   ListRulesetsResponse,
   NewGameRequest,
   NewGameResponse,
+  ReplayRequest,
+  ReplayResponse,
   RequestOf,
   ResponseOf,
   Rpc,
@@ -260,6 +262,10 @@ export class DominoRulesGrpcClient implements DominoRules {
 
   suggestMove(request: SuggestMoveRequest, options?: CallOptions): Promise<SuggestMoveResponse> {
     return this.call("SuggestMove", request, options);
+  }
+
+  replay(request: ReplayRequest, options?: CallOptions): Promise<ReplayResponse> {
+    return this.call("Replay", request, options);
   }
 
   /** Close the channel; calls made after this fail. */

@@ -20,6 +20,8 @@ import {
   type ListRulesetsResponse,
   type NewGameRequest,
   type NewGameResponse,
+  type ReplayRequest,
+  type ReplayResponse,
   type RequestOf,
   type ResponseOf,
   type Rpc,
@@ -153,6 +155,10 @@ export class DominoRulesClient implements DominoRules {
 
   suggestMove(request: SuggestMoveRequest, options?: CallOptions): Promise<SuggestMoveResponse> {
     return this.call("SuggestMove", request, options);
+  }
+
+  replay(request: ReplayRequest, options?: CallOptions): Promise<ReplayResponse> {
+    return this.call("Replay", request, options);
   }
 
   /** `true` when the gateway answers `GET /healthz`. */

@@ -36,6 +36,27 @@ export type GetViewRequest = Schemas["GetViewRequest"];
 export type GetViewResponse = Schemas["GetViewResponse"];
 export type SuggestMoveRequest = Schemas["SuggestMoveRequest"];
 export type SuggestMoveResponse = Schemas["SuggestMoveResponse"];
+export type ReplayRequest = Schemas["ReplayRequest"];
+export type ReplayResponse = Schemas["ReplayResponse"];
+
+/**
+ * A match record, format 1, in its JSON form (proto field names, fields at their default
+ * left out): what it takes to deal a match again and every move with what it produced.
+ * `MatchRecorder` writes one; `replay` checks one.
+ */
+export type MatchRecord = Schemas["MatchRecord"];
+/** One move of a record: the move (with its seat) and, optionally, its events and match points. */
+export type RecordedMove = Schemas["RecordedMove"];
+/** Whose eyes a record's events were seen with (`MOVER`: each move's mover; `SEAT`: one seat). */
+export type Viewpoint = Schemas["MatchRecord.Viewpoint"];
+/** One step of a replay: the deal (step 0) or the n-th move, and the table after it. */
+export type ReplayStep = Schemas["ReplayStep"];
+/** A seat's tiles (a replay shows every hand once the record holds the seed). */
+export type SeatHand = Schemas["SeatHand"];
+/** Where and why a record parts from the match its seed (or first state) deals. */
+export type Divergence = Schemas["Divergence"];
+export type DivergenceReason = Schemas["Divergence.Reason"];
+export type Verdict = Schemas["ReplayResponse.Verdict"];
 
 /** The RPCs, each with its REST method and path (checked against the document's operations). */
 export const ROUTES = {
@@ -46,6 +67,7 @@ export const ROUTES = {
   GetScore: { method: "POST", path: "/v1/games:score" },
   GetView: { method: "POST", path: "/v1/games:view" },
   SuggestMove: { method: "POST", path: "/v1/games:suggestMove" },
+  Replay: { method: "POST", path: "/v1/records:replay" },
 } as const satisfies {
   [Op in keyof operations]?: { method: "GET" | "POST"; path: string };
 };
@@ -92,4 +114,11 @@ export interface DominoRules {
   getView(request: GetViewRequest, options?: CallOptions): Promise<GetViewResponse>;
   /** A bot's move for the seat to act (`level`: `RANDOM`, `GREEDY`, `STRONG`); send it back unchanged. */
   suggestMove(request: SuggestMoveRequest, options?: CallOptions): Promise<SuggestMoveResponse>;
+  /**
+   * Replay a match record (`MatchRecorder`'s `record`) from its seed, or from its first state
+   * while the seed is secret, checking every step: `verdict` `VALID`, or `DIVERGED` with the
+   * first step that parts and why. `seat`, `from_step` and `to_step` choose the steps answered
+   * and whose eyes they are seen with.
+   */
+  replay(request: ReplayRequest, options?: CallOptions): Promise<ReplayResponse>;
 }

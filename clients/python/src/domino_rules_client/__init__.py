@@ -21,6 +21,9 @@ methods over gRPC; it is imported only when first used.
 Answers are proto3 JSON dicts, typed in :mod:`domino_rules_client.types`. A legal move
 from ``get_legal_moves``, ``get_view`` (``legal_moves``) or ``suggest_move`` is sent
 back to ``apply_move`` unchanged. Every refusal raises :class:`DominoRulesError`.
+
+:class:`MatchRecorder` (:mod:`domino_rules_client.records`) writes a match's record as
+it is played; ``replay`` checks a record against the match its seed deals.
 """
 
 from __future__ import annotations
@@ -29,20 +32,29 @@ from typing import TYPE_CHECKING, Any
 
 from ._base import DEFAULT_TIMEOUT, BaseClient
 from .errors import GRPC_CODES, DominoRulesError, Reason
+from .records import MatchRecorder
 from .rest import DominoRulesClient
 from .types import (
     ApplyMoveResponse,
     BotLevel,
+    Divergence,
     Event,
     GetLegalMovesResponse,
     GetScoreResponse,
     GetViewResponse,
+    MatchRecord,
     Move,
     NewGameResponse,
+    RecordedMove,
+    ReplayResponse,
+    ReplayStep,
     RulesetInfo,
+    SeatHand,
     Status,
     SuggestMoveResponse,
     Tile,
+    Verdict,
+    Viewpoint,
 )
 
 if TYPE_CHECKING:
@@ -54,6 +66,7 @@ __all__ = [
     "ApplyMoveResponse",
     "BaseClient",
     "BotLevel",
+    "Divergence",
     "DominoRulesClient",
     "DominoRulesError",
     "DominoRulesGrpcClient",
@@ -61,13 +74,21 @@ __all__ = [
     "GetLegalMovesResponse",
     "GetScoreResponse",
     "GetViewResponse",
+    "MatchRecord",
+    "MatchRecorder",
     "Move",
     "NewGameResponse",
     "Reason",
+    "RecordedMove",
+    "ReplayResponse",
+    "ReplayStep",
     "RulesetInfo",
+    "SeatHand",
     "Status",
     "SuggestMoveResponse",
     "Tile",
+    "Verdict",
+    "Viewpoint",
 ]
 
 __version__ = "0.2.0"

@@ -12,13 +12,15 @@ from .types import (
     GetLegalMovesResponse,
     GetScoreResponse,
     GetViewResponse,
+    MatchRecord,
     Move,
     NewGameResponse,
+    ReplayResponse,
     RulesetInfo,
     SuggestMoveResponse,
 )
 
-__all__ = ["DEFAULT_TIMEOUT", "BaseClient"]
+__all__ = ["DEFAULT_TIMEOUT", "BaseClient", "wrap_options"]
 
 #: Seconds a call may take, unless the client or the call says otherwise. A STRONG
 #: SuggestMove with the largest budget is the slowest call; most take milliseconds.
@@ -64,10 +66,7 @@ class BaseClient:
         """
         body: JSON = {"ruleset": ruleset, "players": players}
         if options:
-            wrapped = (
-                len(options) == 1 and ruleset in options and isinstance(options[ruleset], Mapping)
-            )
-            body["options"] = dict(options) if wrapped else {ruleset: dict(options)}
+            body["options"] = wrap_options(ruleset, options)
         if seed is not None:
             body["seed"] = seed
         return cast(NewGameResponse, self._call("NewGame", body, timeout))
@@ -130,6 +129,33 @@ class BaseClient:
         body = _present(state=state, seat=seat, level=level, seed=seed, playouts=playouts)
         return cast(SuggestMoveResponse, self._call("SuggestMove", body, timeout))
 
+    def replay(
+        self,
+        record: MatchRecord | Mapping[str, Any],
+        *,
+        seat: int | None = None,
+        from_step: int = 0,
+        to_step: int | None = None,
+        timeout: float | None = None,
+    ) -> ReplayResponse:
+        """Replay a match record (``MatchRecorder.record``, or any record in its JSON
+        form) from its seed, or from its first state while the seed is secret, checking
+        every step: ``verdict`` ``"VALID"``, or ``"DIVERGED"`` with the first step that
+        parts and why (``divergence``).
+
+        ``steps`` are those from ``from_step`` (0: the deal) to ``to_step`` (omitted: the
+        last), each with its events, match points and view as ``seat`` sees them (omitted:
+        a spectator), and every hand once the record holds the seed; ``next_step`` is set
+        when they did not fit one answer. ``state`` is the match after the last move that
+        replayed: a token to go on with. A record that cannot be replayed at all (no seed
+        and no first state, too large) raises :class:`DominoRulesError` (``BAD_RECORD``,
+        ``RECORD_TOO_LARGE``), as does a range of steps not in it (``BAD_STEPS``).
+        """
+        body = _present(
+            record=dict(record), seat=seat, from_step=from_step or None, to_step=to_step
+        )
+        return cast(ReplayResponse, self._call("Replay", body, timeout))
+
     # ------------------------------------------------------------------ older names
 
     def legal_moves(
@@ -147,6 +173,13 @@ class BaseClient:
     ) -> GetViewResponse:
         """The same as :meth:`get_view`."""
         return self.get_view(state, seat, timeout=timeout)
+
+
+def wrap_options(ruleset: str, options: Mapping[str, Any]) -> JSON:
+    """``options`` as ``NewGame`` takes them, under the ruleset's id: the ruleset's own
+    options (``{"target_score": 40}``) are wrapped, already wrapped ones are copied."""
+    wrapped = len(options) == 1 and ruleset in options and isinstance(options[ruleset], Mapping)
+    return dict(options) if wrapped else {ruleset: dict(options)}
 
 
 def _present(**fields: Any) -> JSON:

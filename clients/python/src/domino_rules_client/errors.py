@@ -70,6 +70,16 @@ class Reason(enum.StrEnum):
     #: a SuggestMove budget below 1 or over the ruleset's ``max_playouts``.
     BAD_PLAYOUTS = "BAD_PLAYOUTS"
 
+    # -- match records (replay): a record that replays but parts from its match is not
+    # refused, its verdict is DIVERGED
+    #: a record of another format, with neither ``seed`` nor ``first_state``, or whose
+    #: ``seat`` does not fit its ``viewpoint``.
+    BAD_RECORD = "BAD_RECORD"
+    #: a record over 20,000 moves or 200,000 events.
+    RECORD_TOO_LARGE = "RECORD_TOO_LARGE"
+    #: a ``from_step`` past the record's last move, or a ``to_step`` before it.
+    BAD_STEPS = "BAD_STEPS"
+
     # -- the bots (SuggestMove)
     #: RESOURCE_EXHAUSTED: the bots are busy; try again after ``error.retry_after`` s.
     OVERLOADED = "OVERLOADED"

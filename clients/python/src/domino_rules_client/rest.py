@@ -22,6 +22,7 @@ ROUTES: dict[str, tuple[str, str]] = {
     "GetScore": ("POST", "/v1/games:score"),
     "GetView": ("POST", "/v1/games:view"),
     "SuggestMove": ("POST", "/v1/games:suggestMove"),
+    "Replay": ("POST", "/v1/records:replay"),
 }
 
 

@@ -6,6 +6,10 @@ presence are always there, zero values included; ``NotRequired`` fields (``optio
 ones, messages and oneof members) appear only when set. Both clients, REST and gRPC,
 return the very same dicts.
 
+A match record (:class:`MatchRecord`) is the one message written rather than answered:
+its JSON form leaves out every field at its default, so all its fields are
+``NotRequired``, down to the moves and events it holds.
+
 The contract is ``proto/domino_rules/v1/domino_rules.proto`` in the service's repository.
 """
 
@@ -17,22 +21,31 @@ __all__ = [
     "ApplyMoveResponse",
     "BotInfo",
     "BotLevel",
+    "Divergence",
+    "DivergenceReason",
     "End",
     "Event",
     "GetLegalMovesResponse",
     "GetScoreResponse",
     "GetViewResponse",
     "HandScore",
+    "MatchRecord",
     "Move",
     "MoveEstimate",
     "MoveKind",
     "NewGameResponse",
     "OptionInfo",
+    "RecordedMove",
+    "ReplayResponse",
+    "ReplayStep",
     "RulesetInfo",
+    "SeatHand",
     "SeatScore",
     "Status",
     "SuggestMoveResponse",
     "Tile",
+    "Verdict",
+    "Viewpoint",
 ]
 
 MoveKind = Literal[
@@ -50,6 +63,22 @@ End = Literal["END_UNSPECIFIED", "LEFT", "RIGHT"]
 Status = Literal["STATUS_UNSPECIFIED", "IN_PROGRESS", "HAND_OVER", "MATCH_OVER"]
 #: How strong a SuggestMove bot plays; ``BOT_LEVEL_UNSPECIFIED`` is ``STRONG``.
 BotLevel = Literal["BOT_LEVEL_UNSPECIFIED", "RANDOM", "GREEDY", "STRONG"]
+#: Whose eyes a record's events were seen with; ``VIEWPOINT_UNSPECIFIED`` is ``MOVER``.
+Viewpoint = Literal["VIEWPOINT_UNSPECIFIED", "MOVER", "SEAT", "SPECTATOR"]
+Verdict = Literal["VERDICT_UNSPECIFIED", "VALID", "DIVERGED"]
+DivergenceReason = Literal[
+    "REASON_UNSPECIFIED",
+    "BAD_SETUP",
+    "SEED_MISMATCH",
+    "FIRST_STATE_MISMATCH",
+    "GAME_ID_MISMATCH",
+    "MALFORMED_MOVE",
+    "NOT_YOUR_TURN",
+    "ILLEGAL_MOVE",
+    "GAME_OVER",
+    "EVENTS_DIFFER",
+    "SCORES_DIFFER",
+]
 
 
 class Tile(TypedDict):
@@ -215,3 +244,72 @@ class SuggestMoveResponse(TypedDict):
     seat: int
     version: int
     game_id: str
+
+
+# ------------------------------------------------------------------ match records
+
+
+class RecordedMove(TypedDict):
+    """One move of a record and, optionally, what it produced (JSON form: a field at its
+    default is left out, so a move of seat 0 has no ``seat``)."""
+
+    move: dict[str, Any]  # a Move: the seat that made it, the kind and its fields
+    events: NotRequired[list[dict[str, Any]]]  # Events, as the record's viewpoint saw them
+    match_points: NotRequired[list[int]]  # every seat's match points after the move
+
+
+class MatchRecord(TypedDict):
+    """A match record, format 1, in its JSON form: what it takes to deal and play a match
+    again, and what each move produced. Build one with
+    :class:`~domino_rules_client.records.MatchRecorder`; check one with ``replay``."""
+
+    format: NotRequired[int]  # 1
+    ruleset: NotRequired[str]
+    players: NotRequired[int]
+    options: NotRequired[dict[str, Any]]  # under the ruleset's id, as NewGame takes them
+    game_id: NotRequired[str]  # NewGame's
+    seed_commitment: NotRequired[str]  # NewGame's: hex SHA-256 of the seed
+    seed: NotRequired[str]  # once revealed (GetScore at MATCH_OVER)
+    first_state: NotRequired[str]  # NewGame's token: replays a match whose seed is secret
+    viewpoint: NotRequired[Viewpoint]
+    seat: NotRequired[int]  # the seat of a SEAT record
+    deal: NotRequired[list[dict[str, Any]]]  # NewGame's events
+    moves: NotRequired[list[RecordedMove]]
+
+
+class SeatHand(TypedDict):
+    tiles: list[Tile]
+
+
+class ReplayStep(TypedDict):
+    """The deal (step 0) or the n-th move, and the table after it."""
+
+    step: int
+    move: NotRequired[Move]  # unset at step 0
+    events: list[Event]  # as the asked-for seat (or a spectator) sees them
+    match_points: list[int]  # every seat's, after the step
+    view: GetViewResponse  # the asked-for seat's (or a spectator's) view after it
+    hands: list[SeatHand]  # every seat's hand, when the record holds the seed
+
+
+class Divergence(TypedDict):
+    """Where and why a record parts from the match its seed (or first state) deals."""
+
+    step: int  # 0: the record's header or deal; n: its n-th move
+    reason: DivergenceReason
+    message: str
+    events: list[Event]  # EVENTS_DIFFER: the step's events, as the record saw them
+    match_points: list[int]  # SCORES_DIFFER: the match points after the step
+
+
+class ReplayResponse(TypedDict):
+    verdict: Verdict
+    divergence: NotRequired[Divergence]  # DIVERGED
+    steps: list[ReplayStep]  # the steps asked for, up to the divergence
+    moves: int  # the record's moves
+    next_step: NotRequired[int]  # set when the steps asked for did not fit one answer
+    state: str  # the match after the last move that replayed: a token to go on with
+    version: int
+    game_id: str
+    status: Status
+    to_act: NotRequired[int]
