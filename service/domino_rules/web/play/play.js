@@ -1,16 +1,24 @@
 // The playground: one person against bots, through the service's public REST API only.
 //
-// The page keeps the match's state token in memory and never shows it. The person sees
-// their own seat's view (GetView) after every move, theirs or a bot's; the bots' moves
-// come from SuggestMove. Automation hooks: every element that makes a move for the
-// person is a <button> with `data-move` (the move's JSON, sent back unchanged); a tile
-// with several legal moves (an end, an open half, a lake tile to catch) has
-// `aria-haspopup="dialog"` and `data-move` holding what its moves share, and opens a
-// prompt whose buttons hold the full moves. `#status` holds IN_PROGRESS, HAND_OVER or
-// MATCH_OVER; `#game[data-waiting="you"]` says the page waits for the person.
-// `window.dominoRecord()` returns the person's record of the match so far (what "Download
-// record" saves), or null before a match. The record viewer: `#replay[data-file]` is the
-// name of the file opened last, `#replay[data-verdict]` VALID or DIVERGED once the
+// The page keeps the match's state token in memory, and in localStorage so that the match
+// survives a reload; it never shows it. The person sees their own seat's view (GetView)
+// after every move, theirs or a bot's; the bots' moves come from SuggestMove.
+//
+// Automation hooks: every element that makes a move for the person is a <button> with
+// `data-move` (the move's JSON, sent back unchanged); a tile with several legal moves (an
+// end, an open half, a lake tile to catch) has `aria-haspopup="dialog"` and `data-move`
+// holding what its moves share, and opens a prompt whose buttons hold the full moves.
+// `#status` (hidden: people read `#turn`) holds IN_PROGRESS, HAND_OVER or MATCH_OVER;
+// `#game[data-waiting="you"]` says the page waits for the person ("over": the match is
+// over) and `#game[data-version]` is the match's version. On the table, `[data-open-end]`
+// marks what a tile is laid on or matched with (an end, the open half, the lake) and
+// `[data-last]` the tiles the last move laid; `#last-move` tells the moves since the
+// person's own. `#undo` takes the person's last move back, `#rematch` and `#new-match`
+// follow a match's end, `#abandon` (then `#abandon-yes`) drops the match.
+// `window.dominoState()` returns the match's {token, version, status, to_act, game_id,
+// ...} or null; `window.dominoRecord()` the person's record of the match so far (what
+// "Download record" saves), or null before a match. The record viewer: `#replay[data-file]`
+// is the name of the file opened last, `#replay[data-verdict]` VALID or DIVERGED once the
 // service has answered, `[data-step]` the step shown (0: the deal) and `[data-last]` the
 // last it can show; `#replay-move[data-record-move]` holds the step's move (its JSON),
 // `#replay-hands li[data-seat]` a seat's hand (each tile an image named like "6-4"), and
@@ -52,15 +60,17 @@ const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const listWords = (items) =>
   items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 
-const ui = {};
+const ui = { skip: document.querySelector(".skip") };
 for (const id of [
   "setup-box", "setup", "ruleset", "ruleset-about", "options", "players", "seat", "level",
   "delay", "seed", "service", "api", "reload", "start", "error", "status", "turn", "game",
-  "game-title", "commitment", "seats", "table", "guide", "hand", "prompt", "actions", "hint",
-  "result", "log", "download-record", "record-note", "record-file", "replay", "replay-title",
-  "replay-verdict", "replay-divergence", "replay-nav", "replay-first", "replay-back",
-  "replay-forward", "replay-last", "replay-goto", "replay-step", "replay-position", "replay-move",
-  "replay-seats", "replay-table", "replay-hands", "replay-events", "replay-points", "replay-close",
+  "game-title", "rules-link", "commitment", "seats", "last-move", "table", "table-more", "guide",
+  "hand", "hand-title", "prompt", "actions", "hint", "result", "log", "download-record",
+  "record-note", "abandon", "abandon-confirm", "abandon-yes", "abandon-no", "record-file",
+  "replay", "replay-title", "replay-verdict", "replay-divergence", "replay-nav", "replay-first",
+  "replay-back", "replay-forward", "replay-last", "replay-goto", "replay-step", "replay-position",
+  "replay-move", "replay-seats", "replay-table", "replay-hands", "replay-events", "replay-points",
+  "replay-close",
 ]) {
   ui[id.replace(/-(\w)/g, (_, c) => c.toUpperCase())] = $(id);
 }
@@ -135,7 +145,17 @@ function clearError() {
 let catalogue = [];
 
 const humanName = (name) => capital(name.replace(/_/g, " "));
+/** A value the service names in capitals, in words: "HIGHEST_DOUBLE" is "Highest double". */
+const enumWords = (value) => capital(String(value).toLowerCase().replace(/_/g, " "));
 const rulesetInfo = () => catalogue.find((info) => info.id === ui.ruleset.value);
+/** Where the project's rules of a ruleset are: the rulebook page, at the ruleset's anchor. */
+const rulesUrl = (info) => `${apiBase()}/rules#${encodeURIComponent(info.id)}`;
+/** A bot level's name ("Greedy") and the catalogue's description of it. */
+const levelName = (level) => enumWords(level);
+function levelAbout(info, level) {
+  const bot = (info.bots || []).find((b) => b.level === level);
+  return bot ? bot.description : "";
+}
 
 async function loadCatalogue() {
   clearError();
@@ -159,12 +179,16 @@ async function loadCatalogue() {
   ui.ruleset.disabled = false;
   ui.start.disabled = false;
   chooseRuleset();
+  resumeSaved();
 }
 
 function chooseRuleset() {
   const info = rulesetInfo();
   if (!info) return;
-  ui.rulesetAbout.textContent = info.description;
+  ui.rulesetAbout.replaceChildren(
+    h("span", { text: `${info.description} ` }),
+    h("a", { href: rulesUrl(info), target: "_blank", rel: "noopener", text: `The rules of ${info.name}` }),
+  );
   ui.options.replaceChildren(h("legend", { text: "Options" }));
   for (const option of info.options) {
     const id = `option-${option.name}`;
@@ -179,7 +203,7 @@ function chooseRuleset() {
     } else {
       if (option.type === "enum") {
         input = h("select", { id, "aria-describedby": `${id}-help` },
-          ...option.allowed_values.map((value) => h("option", { value, text: value })));
+          ...option.allowed_values.map((value) => h("option", { value, text: enumWords(value) })));
       } else {
         input = h("input", {
           id, type: "number", inputmode: "numeric", step: 1, min: option.min, max: option.max,
@@ -198,7 +222,7 @@ function chooseRuleset() {
   if (!info.options.length) ui.options.append(h("p", { class: "muted", text: "This game has no options." }));
   const level = params.get("level") || ui.level.value || "GREEDY";
   ui.level.replaceChildren(
-    ...info.bots.map((bot) => h("option", { value: bot.level, text: `${bot.level}: ${bot.description}` })),
+    ...info.bots.map((bot) => h("option", { value: bot.level, text: `${levelName(bot.level)}: ${bot.description}` })),
   );
   ui.level.value = info.bots.some((bot) => bot.level === level) ? level : info.bots[0].level;
   fillPlayers();
@@ -257,21 +281,40 @@ function botDelay() {
   return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 10000) : 700;
 }
 
-async function startMatch(event) {
-  event.preventDefault();
+/** The match the form describes: {info, players, seat, level, options, seed}. */
+function formMatch() {
   const info = rulesetInfo();
-  if (!info) return;
+  if (!info) return null;
+  return {
+    info,
+    players: Number(ui.players.value),
+    seat: Number(ui.seat.value),
+    level: ui.level.value,
+    options: readOptions(),
+    seed: ui.seed.value,
+  };
+}
+
+function startMatch(event) {
+  event.preventDefault();
+  const setup = formMatch();
+  if (setup) begin(setup);
+}
+
+/** Deal a new match for `setup` (an empty or missing seed: the service draws one) and play
+ * it. The match saved for a reload is replaced. */
+async function begin(setup) {
+  const info = setup.info;
   const gen = ++generation;
   game = null;
   clearError();
   clearGame();
+  forgetMatch();
   setStatus("", "Dealing…");
-  const options = readOptions();
-  const body = { ruleset: info.id, players: Number(ui.players.value) };
+  const body = { ruleset: info.id, players: setup.players };
   // a ruleset's options go in the field named like it (a ruleset without options has none)
-  if (info.options.length) body.options = { [info.id]: options };
-  const seed = ui.seed.value;
-  if (seed !== "") body.seed = seed;
+  if (info.options.length) body.options = { [info.id]: setup.options };
+  if (setup.seed) body.seed = setup.seed;
   let answer;
   try {
     answer = await call("/v1/games", body);
@@ -282,56 +325,224 @@ async function startMatch(event) {
     return;
   }
   if (gen !== generation) return;
-  game = {
-    gen,
-    info,
-    ruleset: info.id,
-    players: body.players,
-    seat: Number(ui.seat.value),
-    level: ui.level.value,
-    options,
-    sentOptions: body.options,
+  game = newGame(gen, setup, body.options, {
     gameId: answer.game_id,
     commitment: answer.seed_commitment,
     deal: answer.events,
-    moves: [],
-    seed: undefined,
     token: answer.state,
     version: answer.version,
     status: answer.status,
     toAct: answer.to_act,
+  });
+  showGame();
+  saveMatch();
+  await play(gen);
+}
+
+/** A match's state on the page: `setup` as `begin` takes it, `dealt` what NewGame said
+ * (or what was saved of the match before a reload). */
+function newGame(gen, setup, sentOptions, dealt) {
+  return {
+    gen,
+    info: setup.info,
+    ruleset: setup.info.id,
+    players: setup.players,
+    seat: setup.seat,
+    level: setup.level,
+    options: setup.options,
+    sentOptions,
+    gameId: dealt.gameId,
+    commitment: dealt.commitment,
+    deal: dealt.deal,
+    // the record's moves: {move, events, match_points, after (the version it made)}, or
+    // {undo: k} where the person took back the last k moves
+    moves: dealt.moves || [],
+    seed: dealt.seed,
+    token: dealt.token,
+    version: dealt.version,
+    status: dealt.status,
+    toAct: dealt.toAct,
     view: null,
     score: null,
     nextHand: null,
-    loggedVersion: -1,
-    log: [],
+    loggedVersion: dealt.loggedVersion ?? -1,
+    // what happened, a turn an entry: {hand, texts, seat (the mover; absent for a deal), undo}
+    log: dealt.log || [],
+    // the tokens before the person's moves this hand, the latest last: Undo goes back to one
+    undo: dealt.undo || [],
     busy: true,
     prompt: null,
     hint: null,
     seedCheck: null,
+    resumed: Boolean(dealt.resumed),
+    // the version whose new tile was animated; where the person's tile left from
+    animated: dealt.version,
+    flyFrom: null,
+    wasWaiting: false,
   };
+}
+
+function showGame() {
+  // the form laid out before it folds: Chromium leaves a fieldset rebuilt and folded in
+  // the same task without a box when it unfolds again
+  void ui.setup.offsetHeight;
   ui.setupBox.open = false;
   ui.game.hidden = false;
-  await play(gen);
+  document.body.classList.add("playing");
+  ui.skip.href = "#game";
+  ui.skip.textContent = "Skip to the table";
+  window.scrollTo(0, 0);
 }
 
 function clearGame() {
   ui.game.hidden = true;
   ui.game.dataset.waiting = "";
   ui.game.dataset.version = "";
-  for (const node of [ui.gameTitle, ui.commitment, ui.seats, ui.table, ui.guide, ui.hand, ui.prompt,
-    ui.actions, ui.hint, ui.result, ui.log]) {
+  document.body.classList.remove("playing");
+  ui.skip.href = "#setup-box";
+  ui.skip.textContent = "Skip to the new match form";
+  for (const node of [ui.gameTitle, ui.commitment, ui.seats, ui.lastMove, ui.table, ui.tableMore, ui.guide,
+    ui.hand, ui.prompt, ui.actions, ui.hint, ui.result, ui.log]) {
     node.replaceChildren();
   }
+  shownLog = null;
   ui.prompt.hidden = true;
   ui.hint.hidden = true;
   ui.result.hidden = true;
+  ui.lastMove.hidden = true;
+  ui.abandonConfirm.hidden = true;
+  ui.abandon.hidden = false;
 }
 
 function setStatus(status, sentence) {
   ui.status.textContent = status;
   ui.turn.textContent = sentence;
 }
+
+// ------------------------------------------------------------------ a match kept across reloads
+//
+// After every move the match is saved in localStorage (its token, the record so far, the
+// log and the tokens Undo can go back to), for the service it is played against; a page
+// loaded there resumes it. A new match replaces it; "Abandon this match" drops it.
+
+const SAVED = "domino-rules.playground.match";
+const KEPT = ["ruleset", "players", "seat", "level", "options", "sentOptions", "gameId", "commitment",
+  "deal", "moves", "seed", "token", "version", "status", "toAct", "loggedVersion", "undo"];
+
+function saveMatch() {
+  if (!game || game.gen !== generation) return;
+  const saved = { format: 1, api: apiBase(), log: game.log.slice(-300) };
+  for (const key of KEPT) saved[key] = game[key];
+  try {
+    localStorage.setItem(SAVED, JSON.stringify(saved));
+  } catch {
+    // storage full or refused: the match is not kept across a reload
+  }
+}
+
+function forgetMatch() {
+  try {
+    localStorage.removeItem(SAVED);
+  } catch {
+    // nothing was kept
+  }
+}
+
+function savedMatch() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
+    return saved && saved.format === 1 && typeof saved.token === "string" ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Resume the match saved before the page was loaded, if it was played against this
+ * service and nothing else is being played. */
+async function resumeSaved() {
+  const saved = savedMatch();
+  if (!saved || game || saved.api !== apiBase()) return;
+  const info = catalogue.find((entry) => entry.id === saved.ruleset);
+  if (!info) return;
+  const gen = ++generation;
+  const setup = { info, players: saved.players, seat: saved.seat, level: saved.level, options: saved.options || {} };
+  game = newGame(gen, setup, saved.sentOptions, { ...saved, resumed: true });
+  fillForm(setup);
+  clearError();
+  showGame();
+  await play(gen);
+}
+
+/** Set the form to a match's ruleset, options and table, for the next one. */
+function fillForm(setup) {
+  ui.ruleset.value = setup.info.id;
+  chooseRuleset();
+  for (const input of ui.options.querySelectorAll("[data-option]")) {
+    const value = setup.options[input.dataset.option];
+    if (value === undefined) continue;
+    if (input.dataset.type === "bool") input.checked = value === true;
+    else input.value = String(value);
+  }
+  fillPlayers();
+  ui.players.value = String(setup.players);
+  fillSeats();
+  ui.seat.value = String(setup.seat);
+  if ([...ui.level.options].some((option) => option.value === setup.level)) ui.level.value = setup.level;
+}
+
+function abandonMatch() {
+  generation += 1;
+  game = null;
+  forgetMatch();
+  clearError();
+  clearGame();
+  setStatus("", "");
+  newMatchForm();
+}
+
+/** Open the form for a new match, and put the focus in it. */
+function newMatchForm() {
+  ui.setupBox.open = true;
+  ui.setupBox.scrollIntoView({ block: "start" });
+  ui.ruleset.focus({ preventScroll: true });
+}
+
+/** After a match: the same ruleset, options and table again, a new seed. */
+function rematch() {
+  if (!game) return;
+  begin({ info: game.info, players: game.players, seat: game.seat, level: game.level, options: game.options });
+}
+
+/** After a match: the form for another one, starting from this one's settings. */
+function newMatch() {
+  if (game) fillForm(game);
+  generation += 1;
+  game = null;
+  forgetMatch();
+  clearGame();
+  setStatus("", "");
+  newMatchForm();
+}
+
+window.dominoState = () => (game
+  ? {
+    token: game.token,
+    version: game.version,
+    status: game.status,
+    to_act: game.toAct,
+    game_id: game.gameId,
+    seed_commitment: game.commitment,
+    ruleset: game.ruleset,
+    players: game.players,
+    seat: game.seat,
+    level: game.level,
+    options: game.sentOptions || {},
+    resumed: game.resumed,
+    undo: game.undo.length,
+  }
+  : null);
+
+// ------------------------------------------------------------------ playing
 
 /** Fetch what the person's seat sees (and the score once a hand is over). */
 async function refresh(gen) {
@@ -341,16 +552,17 @@ async function refresh(gen) {
   game.status = view.status;
   game.toAct = view.to_act;
   game.version = view.version;
+  const last = game.moves.at(-1);
+  const made = last && !last.undo && last.after === view.version ? last : null;
   if (view.version > game.loggedVersion) {
     game.loggedVersion = view.version;
     const texts = describe(view.events);
-    if (texts.length) game.log.push({ hand: view.hand_number, texts });
+    if (texts.length) game.log.push({ hand: view.hand_number, texts, seat: made ? made.move.seat : undefined });
   }
-  const last = game.moves.at(-1);
-  if (last && last.match_points === undefined && view.version === game.moves.length) {
+  if (made && made.match_points === undefined) {
     // a bot's move as the person saw it; the match points after any move
-    if (last.events === undefined) last.events = view.events;
-    last.match_points = view.match_points;
+    if (made.events === undefined) made.events = view.events;
+    made.match_points = view.match_points;
   }
   game.score = null;
   game.nextHand = null;
@@ -365,6 +577,7 @@ async function refresh(gen) {
       game.nextHand = legal.moves.find((move) => move.kind === "NEXT_HAND") || null;
     }
   }
+  saveMatch();
   return true;
 }
 
@@ -415,7 +628,7 @@ async function send(move, gen) {
   game.toAct = answer.to_act;
   // the record: the person's own move with the events ApplyMove showed them; a bot's
   // events (and every move's match points) come with the person's next view
-  game.moves.push({ move, events: move.seat === game.seat ? answer.events : undefined });
+  game.moves.push({ move, events: move.seat === game.seat ? answer.events : undefined, after: answer.version });
   await refresh(gen);
 }
 
@@ -424,6 +637,12 @@ async function choose(move) {
   if (!game || game.busy) return;
   const gen = game.gen;
   clearError();
+  const from = move.tile ? ui.hand.querySelector(`[data-tile="${tileName(move.tile)}"] svg`) : null;
+  game.flyFrom = from ? { rect: from.getBoundingClientRect(), version: game.version + 1 } : null;
+  // Undo goes back to the token before this move, within this hand
+  if (move.kind === "NEXT_HAND") game.undo = [];
+  else game.undo.push({ token: game.token, version: game.version, hand: game.view.hand_number });
+  if (game.undo.length > 30) game.undo.shift();
   game.busy = true;
   game.prompt = null;
   game.hint = null;
@@ -432,6 +651,7 @@ async function choose(move) {
     await send(move, gen);
   } catch (error) {
     if (gen !== generation) return;
+    game.undo.pop();
     game.busy = false;
     render();
     showError(error, () => {
@@ -440,6 +660,41 @@ async function choose(move) {
     });
     return;
   }
+  await play(gen);
+}
+
+/** Whether the person may take back their last move: their turn, in the hand they made it. */
+function canUndo() {
+  const back = game && game.undo.at(-1);
+  return Boolean(back) && !game.busy && game.status === "IN_PROGRESS" && game.toAct === game.seat
+    && back.hand === game.view.hand_number;
+}
+
+/** Take back the person's last move, and the bots' moves after it: the token from before
+ * it comes back, and the record says how many moves were taken back. */
+async function undo() {
+  if (!canUndo()) return;
+  const gen = game.gen;
+  const back = game.undo.pop();
+  const taken = game.version - back.version;
+  clearError();
+  game.token = back.token;
+  game.version = back.version;
+  game.moves.push({ undo: taken });
+  game.loggedVersion = back.version;
+  game.animated = back.version;
+  game.log.push({
+    hand: back.hand,
+    undo: true,
+    texts: [taken > 2
+      ? `You take back your move and the ${taken - 1} moves after it: your turn again.`
+      : taken === 2 ? "You take back your move and the move after it: your turn again." : "You take back your move: your turn again."],
+  });
+  game.prompt = null;
+  game.hint = null;
+  game.flyFrom = null;
+  game.busy = true;
+  render();
   await play(gen);
 }
 
@@ -508,6 +763,8 @@ function matchRecord() {
   record.seat = game.seat;
   record.deal = lean(game.deal, EVENT_KEEP);
   record.moves = game.moves.map((recorded) => {
+    // a take-back: the match goes back `undo` moves (the person's last and the bots' after it)
+    if (recorded.undo) return { undo: recorded.undo };
     const out = { move: lean(recorded.move, MOVE_KEEP) };
     if (recorded.events && recorded.events.length) out.events = lean(recorded.events, EVENT_KEEP);
     if (recorded.match_points) out.match_points = recorded.match_points;
@@ -534,9 +791,12 @@ function downloadRecord() {
 }
 
 function renderRecordNote() {
+  const made = game.moves.filter((recorded) => !recorded.undo).length;
+  const undone = game.moves.length - made;
+  const takeBacks = undone ? ` (${plural(undone, "take-back")} included)` : "";
   ui.recordNote.textContent = game.seed !== undefined
-    ? `Your seat's record of all ${plural(game.moves.length, "move")}, with the revealed seed: anyone can replay it and check every move.`
-    : `Your seat's record of the ${plural(game.moves.length, "move")} so far. The seed joins it when the match is over; until then it cannot be replayed.`;
+    ? `Your seat's record of all ${plural(made, "move")}${takeBacks}, with the revealed seed: anyone can replay it and check every move.`
+    : `Your seat's record of the ${plural(made, "move")} so far${takeBacks}. The seed joins it when the match is over; until then it cannot be replayed.`;
 }
 
 // ------------------------------------------------------------------ what is drawn
@@ -758,6 +1018,17 @@ function red() {
   return faces === "CHINESE_RED_SIXES" ? "all" : faces === "CHINESE";
 }
 
+/** A phone's width: every tile the person acts with or on is 32 px a half, no less. */
+const narrow = () => window.innerWidth < 640;
+/** The side of a tile's half in the hand and on the table. */
+const handSize = () => (narrow() ? 32 : 36);
+const tableSize = () => (narrow() ? 32 : 34);
+/** The tallest a line is drawn whole above the hand; a longer one shows its ends. */
+const lineBudget = () => (narrow() ? 170 : 270);
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+/** Whether the scene drawn is the match being played (not a step of a replay). */
+const live = () => shown === null;
+
 let focusInGame = false;
 document.addEventListener("focusin", (event) => {
   focusInGame = ui.game.contains(event.target) || ui.error.contains(event.target);
@@ -767,31 +1038,93 @@ function render() {
   if (!game || !game.view) return;
   const view = game.view;
   const waiting = !game.busy && (game.status === "HAND_OVER" || (game.status === "IN_PROGRESS" && game.toAct === game.seat));
+  const over = game.status === "MATCH_OVER";
   ui.game.dataset.version = String(game.version);
-  ui.game.dataset.waiting = game.status === "MATCH_OVER" ? "over" : waiting ? "you" : "";
-  ui.gameTitle.textContent = `${game.info.name}: hand ${view.hand_number}`;
+  ui.game.dataset.waiting = over ? "over" : waiting ? "you" : "";
+  ui.gameTitle.textContent = `${game.info.name} · hand ${view.hand_number}`;
+  ui.rulesLink.href = rulesUrl(game.info);
+  ui.rulesLink.textContent = "Rules";
+  ui.rulesLink.setAttribute("aria-label", `The rules of ${game.info.name} (opens in a new tab)`);
   renderCommitment();
   renderRecordNote();
   renderStatus(waiting);
   renderSeats();
+  renderLastMove();
   renderTable();
   renderHand(waiting);
   renderHint();
   renderResult();
   renderLog();
+  ui.abandon.hidden = over;
+  if (over) ui.abandonConfirm.hidden = true;
+  animateArrival();
+  // the focus goes to the first legal move when the turn comes back (or to Rematch when
+  // the match ends), unless the person is busy elsewhere on the page
+  const comesBack = (waiting || over) && !game.wasWaiting;
+  game.wasWaiting = waiting || over;
   const focused = document.activeElement;
-  if (waiting && focusInGame && (!focused || focused === document.body || !focused.isConnected)) {
-    const first = ui.game.querySelector("#prompt [data-move], #hand [data-move], #actions [data-move]");
-    if (first) first.focus();
+  const usable = focused && focused !== document.body && focused.isConnected && focused.getClientRects().length > 0;
+  const here = !usable || ui.game.contains(focused);
+  if ((waiting || over) && here && (comesBack || (!usable && focusInGame) || !usable)) {
+    const first = over
+      ? $("rematch")
+      : ui.game.querySelector("#prompt [data-move], #hand [data-move], #actions [data-move]");
+    if (first && first !== focused) first.focus();
   }
+}
+
+/** The tiles laid last slide onto the table (from the hand, for the person's own), unless
+ * the person asks for reduced motion. */
+function animateArrival() {
+  if (game.animated === game.version) return;
+  game.animated = game.version;
+  const fly = game.flyFrom;
+  game.flyFrom = null;
+  if (reducedMotion()) return;
+  for (const node of ui.table.querySelectorAll("[data-last]")) {
+    if (typeof node.animate !== "function") continue;
+    const to = node.getBoundingClientRect();
+    if (fly && fly.version === game.version) {
+      const dx = fly.rect.left + fly.rect.width / 2 - (to.left + to.width / 2);
+      const dy = fly.rect.top + fly.rect.height / 2 - (to.top + to.height / 2);
+      node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0px, 0px)" }],
+        { duration: 280, easing: "ease-out" });
+    } else {
+      node.animate([{ opacity: 0, transform: "translate(0px, -12px)" }, { opacity: 1, transform: "translate(0px, 0px)" }],
+        { duration: 220, easing: "ease-out" });
+    }
+  }
+}
+
+/** "you win", "seat 2 wins", "you and seat 1 share the hand". */
+function outcome(seats, what) {
+  if (!seats || !seats.length) return what === "hand" ? "nobody scores" : "nobody wins";
+  if (seats.length === 1) return seats[0] === game.seat ? "you win" : `seat ${seats[0]} wins`;
+  const others = seats.filter((seat) => seat !== game.seat);
+  const shared = what === "hand" ? "the hand" : "the win";
+  return others.length < seats.length
+    ? `you and ${listWords(others.map((seat) => `seat ${seat}`))} share ${shared}`
+    : `seats ${listWords(seats.map(String))} share ${shared}`;
+}
+
+/** A seat's name at the table: "You", or its number and its bot's level. */
+function seatTitle(seat) {
+  return seat === game.seat ? "You" : `Seat ${seat} (${levelName(game.level)} bot)`;
 }
 
 function renderStatus(waiting) {
   let sentence;
-  if (game.status === "MATCH_OVER") sentence = "The match is over.";
-  else if (game.status === "HAND_OVER") sentence = waiting ? "The hand is over: deal the next hand when ready." : "The hand is over.";
-  else if (game.toAct === game.seat) sentence = waiting ? "Your turn." : "Playing your move…";
-  else sentence = `Seat ${game.toAct} (bot) is playing…`;
+  if (game.status === "MATCH_OVER") {
+    sentence = `Match over — ${outcome(game.score ? game.score.winners : [], "match")}`;
+  } else if (game.status === "HAND_OVER") {
+    const last = game.score && game.score.hands.at(-1);
+    sentence = `Hand ${game.view.hand_number} over — ${outcome(last ? last.winners : [], "hand")}`;
+    if (waiting) sentence += ". Deal the next hand when you are ready";
+  } else if (game.toAct === game.seat) {
+    sentence = waiting ? "Your turn" : "Playing your move…";
+  } else {
+    sentence = `${seatTitle(game.toAct)} is thinking…`;
+  }
   setStatus(game.status, sentence);
 }
 
@@ -806,7 +1139,8 @@ function renderSeats() {
   ui.seats.replaceChildren(...seatItems());
 }
 
-/** The scene's seats: each one's name, tiles, match points and the ruleset's facts. */
+/** The scene's seats: each one's name (and bot level), tiles, match points and the
+ * ruleset's facts. */
 function seatItems() {
   const { view, players, status, toAct, seatName } = scene();
   const table = tableOf(view);
@@ -814,17 +1148,28 @@ function seatItems() {
   for (let seat = 0; seat < players; seat++) {
     const you = seat === scene().seat;
     const acting = status === "IN_PROGRESS" && toAct === seat;
-    const facts = [plural(view.hand_sizes[seat] ?? 0, "tile"), `${view.match_points[seat] ?? 0} match pts`];
+    const facts = [plural(view.hand_sizes[seat] ?? 0, "tile"), `${view.match_points[seat] ?? 0} pts`];
     for (const fact of drawing().seat_facts || []) facts.push(`${fact.label} ${table[fact.field]?.[seat] ?? 0}`);
     const badges = [];
     if (table.leader === seat) badges.push(h("span", { class: "badge", text: "leads" }));
-    if (acting) badges.push(h("span", { class: "badge acting", text: you ? "your turn" : "to play" }));
+    if (acting) {
+      const text = seatName ? "to play" : you ? "your turn" : "thinking…";
+      badges.push(h("span", { class: "badge acting", text }));
+    }
+    let name;
+    if (seatName) {
+      name = [h("span", { class: "seat-name", text: seatName(seat) })];
+    } else if (you) {
+      name = [h("span", { class: "seat-name", text: "You" }), h("span", { class: "seat-level", text: `seat ${seat}` })];
+    } else {
+      name = [
+        h("span", { class: "seat-name", text: `Seat ${seat}` }),
+        h("span", { class: "seat-level", title: levelAbout(scene().info, scene().level), text: `${levelName(scene().level)} bot` }),
+      ];
+    }
     items.push(
-      h("li", { class: `seat${you ? " you" : ""}${acting ? " acting" : ""}` },
-        h("span", {
-          class: "seat-name",
-          text: seatName ? seatName(seat) : you ? `You (seat ${seat})` : `Seat ${seat} · bot`,
-        }),
+      h("li", { class: `seat${you ? " you" : ""}${acting ? " acting" : ""}`, "data-seat": seat },
+        ...name,
         ...badges,
         h("span", { class: "seat-facts", text: facts.join(" · ") })),
     );
@@ -832,24 +1177,56 @@ function seatItems() {
   return items;
 }
 
-function tableWidth() {
-  return Math.max(240, Math.min((scene().box || ui.table).clientWidth || 320, 960) - 24);
+/** The moves since the person's own (at most three), the latest last: what the bots did. */
+function sinceYourMove() {
+  const entries = [];
+  for (let i = game.log.length - 1; i >= 0 && entries.length < 3; i--) {
+    const entry = game.log[i];
+    if (entry.seat === game.seat) {
+      if (!entries.length) entries.push(entry); // the person's own move is the last one
+      break;
+    }
+    entries.unshift(entry);
+    if (entry.undo) break;
+  }
+  return entries;
 }
 
-/** The side of a tile's half in a line: bigger on a wide table, never under 16 px. */
+function renderLastMove() {
+  const entries = sinceYourMove();
+  ui.lastMove.hidden = !entries.length;
+  if (!entries.length) {
+    ui.lastMove.replaceChildren();
+    return;
+  }
+  ui.lastMove.replaceChildren(
+    h("ol", { "aria-label": "The last moves" },
+      ...entries.map((entry, i) => h("li", { class: i === entries.length - 1 ? "latest" : "", text: entry.texts.join(" ") }))),
+  );
+}
+
+function tableWidth() {
+  return Math.max(240, Math.min((scene().box || ui.table).clientWidth || 320, 1200) - 20);
+}
+
+/** The side of a tile's half in a line: bigger on a wide table, never under 32 px. */
 function lineSize(width) {
-  return Math.max(16, Math.min(26, Math.floor(width / 18)));
+  return width < 600 ? 32 : Math.max(32, Math.min(40, Math.floor(width / 24)));
 }
 
 function renderTable() {
-  ui.table.replaceChildren(...tableParts());
+  const parts = tableParts();
+  ui.table.replaceChildren(...parts.main);
+  ui.tableMore.replaceChildren(...parts.more);
+  ui.tableMore.hidden = !parts.more.length;
 }
 
-/** The scene's table, drawn as the ruleset's layout says. */
+/** The scene's table, drawn as the ruleset's layout says: `main`, what the person acts on
+ * (drawn above their hand), and `more`, the rest (below it). */
 function tableParts() {
   const view = scene().view;
   const kind = LAYOUTS[layout()];
-  return kind ? kind.table(view, tableOf(view)) : plainTable(view);
+  return kind ? kind.table(view, tableOf(view)) : { main: plainTable(view), more: [] };
 }
 
 /** A ruleset with no table of its own: what every view has. */
@@ -857,16 +1234,65 @@ function plainTable(view) {
   return [h("p", { class: "facts", text: `Stock: ${plural(view.stock, "tile")}` })];
 }
 
+/** The tiles the scene's last move laid on the table (its PLAY events). */
+function laidTiles(view) {
+  return (view.events || []).filter((e) => (e.kind === "PLAY" || e.kind === "AUTO_PLAY") && hasTile(e.tile)).map((e) => e.tile);
+}
+
+/** The indices in `chain` ({first, second}) of the tiles in `tiles`. */
+function indicesOf(chain, tiles) {
+  const found = [];
+  chain.forEach((link, i) => {
+    if (tiles.some((t) => (t.high === link.first && t.low === link.second) || (t.high === link.second && t.low === link.first))) found.push(i);
+  });
+  return found;
+}
+
+/** A chain of tiles ({first, second}) drawn whole when it fits its height above the hand,
+ * else as its first `head` and last `tail` tiles with the number between (the whole chain
+ * then in `more`, below the hand). `marks`, `last` and `ends` as snakeSvg takes them. */
+function chainParts(chain, { marks, last, ends, head, tail, label, whole }) {
+  const width = tableWidth();
+  const size = lineSize(width);
+  const drawn = snakeSvg(chain, { width, size, red: red(), marks, last, ends, label });
+  if (!live() || chain.length <= head + tail || Number(drawn.getAttribute("height")) <= lineBudget()) {
+    return { main: [h("div", { class: "line-box" }, drawn)], more: [] };
+  }
+  const part = (from, to) => {
+    const index = (i) => i - from;
+    const pick = (map) => Object.fromEntries(Object.entries(map)
+      .filter(([i]) => Number(i) >= from && Number(i) < to).map(([i, v]) => [index(Number(i)), v]));
+    return snakeSvg(chain.slice(from, to), {
+      width, size, red: red(), row: true, marks: pick(marks), ends: pick(ends),
+      last: last.filter((i) => i >= from && i < to).map(index),
+    });
+  };
+  const between = chain.length - head - tail;
+  return {
+    main: [
+      h("div", { class: "line-ends", role: "img", "aria-label": label },
+        h("div", { class: "line-head" }, part(0, head)),
+        h("span", { class: "line-gap", "aria-hidden": "true", text: `… ${plural(between, "tile")} …` }),
+        h("div", { class: "line-tail" }, part(chain.length - tail, chain.length))),
+    ],
+    more: [
+      h("h3", { text: whole }),
+      h("div", { class: "line-box" },
+        snakeSvg(chain, { width, size, red: red(), marks, last, label: `${whole}: ${label}` })),
+    ],
+  };
+}
+
 /** ARM: one arm from a lead double, with one open end. */
 function armTable(view, table) {
-  const parts = [];
+  const main = [];
   const facts = [`Boneyard: ${plural(view.stock, "tile")}`];
   if (table.open_end !== undefined) facts.unshift(`Open end: ${table.open_end}`);
   if (table.bonus_turn && scene().status === "IN_PROGRESS") facts.push(`${Who(scene().toAct)}: bonus turn`);
-  parts.push(h("h3", { text: "The arm" }), h("p", { class: "facts", text: facts.join(" · ") }));
+  main.push(h("h3", { class: "table-title", text: "The arm" }), h("p", { class: "facts", text: facts.join(" · ") }));
   if (!table.line.length) {
-    parts.push(h("p", { class: "muted", text: "No tile laid yet: the player holding the highest double leads it." }));
-    return parts;
+    main.push(h("p", { class: "muted", text: "No tile laid yet: the player holding the highest double leads it." }));
+    return { main, more: [] };
   }
   // [OAJ-4] one arm from the lead double: each tile's matching half touches the tile before
   const chain = [];
@@ -877,17 +1303,17 @@ function armTable(view, table) {
     chain.push({ first, second });
     open = second;
   }
-  const names = table.line.map(tileName).join(", ");
-  parts.push(
-    h("div", { class: "line-box" },
-      snakeSvg(chain, {
-        width: tableWidth(),
-        size: lineSize(tableWidth()),
-        marks: { [chain.length - 1]: { second: "open" } },
-        label: `The arm, from the lead double: ${names}. The open end is ${table.open_end}.`,
-      })),
-  );
-  return parts;
+  const end = chain.length - 1;
+  const parts = chainParts(chain, {
+    marks: { [end]: { second: "open" } },
+    last: indicesOf(chain, laidTiles(view)),
+    ends: { [end]: "open" },
+    head: 1,
+    tail: narrow() ? 3 : 6,
+    label: `The arm, from the lead double: ${table.line.map(tileName).join(", ")}. The open end is ${table.open_end}.`,
+    whole: "The whole arm",
+  });
+  return { main: [...main, ...parts.main], more: parts.more };
 }
 
 /** The place of the n-th tile played (1-based): rows of 8, back and forth ([TD-6]). */
@@ -900,12 +1326,13 @@ function placeOf(n) {
 
 /** PLACES: numbered places in rows, the top tile of each showing, one open half. */
 function placesTable(view, table) {
-  const parts = [h("h3", { text: "The eight places" })];
+  const main = [h("h3", { class: "table-title", text: "The eight places" })];
   const facts = [];
   if (table.open_pip !== undefined) facts.push(`Open half: ${table.open_pip}`);
   facts.push(`${plural(table.played, "tile")} played`);
-  parts.push(h("p", { class: "facts", text: facts.join(" · ") }));
+  main.push(h("p", { class: "facts", text: facts.join(" · ") }));
   const last = table.played > 0 ? placeOf(table.played) : -1;
+  const justLaid = laidTiles(view).length > 0;
   const places = table.places.map((place, i) => {
     const caption = place.depth > 1 ? `place ${i + 1}, ${place.depth} deep` : `place ${i + 1}`;
     let picture;
@@ -917,19 +1344,23 @@ function placesTable(view, table) {
       const second = first === top.high ? top.low : top.high;
       label = `place ${i + 1}: ${tileName(top)} on top${place.depth > 1 ? `, ${place.depth} tiles deep` : ""}${open !== undefined ? `, the last tile played, ${open} open` : ""}`;
       picture = tileSvg(first, second, {
-        size: 22, red: red(), mark: open !== undefined ? { first: "open" } : {},
+        size: tableSize(), red: red(), mark: open !== undefined ? { first: "open" } : {}, last: i === last && justLaid,
       });
     } else {
       label = `place ${i + 1}: empty`;
       picture = h("span", { class: "empty-place", "aria-hidden": "true" });
     }
-    return h("li", { class: `place${i === last ? " last" : ""}`, "aria-label": label },
-      picture, h("span", { class: "caption", "aria-hidden": "true", text: caption }));
+    const open = i === last && table.open_pip !== undefined;
+    return h("li", {
+      class: `place${i === last ? " last" : ""}`,
+      "aria-label": label,
+      "data-open-end": open ? "open" : null,
+      "data-last": i === last && justLaid ? "" : null,
+    }, picture, h("span", { class: "caption", "aria-hidden": "true", text: caption }));
   });
-  parts.push(h("ol", { class: "places" }, ...places));
-  parts.push(h("p", { class: "muted small", text: "Only the top tile of each place shows; tiles 9 to 16 cover tiles 8 to 1, and so on." }));
-  parts.push(...ownDiscards(table));
-  return parts;
+  main.push(h("ol", { class: "places" }, ...places));
+  const more = [h("p", { class: "muted small", text: "Only the top tile of each place shows; tiles 9 to 16 cover tiles 8 to 1, and so on." })];
+  return { main, more: [...more, ...ownDiscards(table)] };
 }
 
 /** A seat's own face-down discards, where the ruleset's table lists them (`discards`). */
@@ -940,7 +1371,7 @@ function ownDiscards(table) {
   return [
     h("h4", { text: `Your discards (face down; ${plural(discards.length, "tile")}, ${discards.reduce((s, t) => s + pips(t), 0)} pips against you)` }),
     discards.length
-      ? h("div", { class: "tiles small" }, ...discards.map((t) => tileSvg(t.high, t.low, { size: 14, red: red(), label: tileName(t) })))
+      ? h("div", { class: "tiles small" }, ...discards.map((t) => tileSvg(t.high, t.low, { size: 16, red: red(), label: tileName(t) })))
       : h("p", { class: "muted", text: "None yet." }),
   ];
 }
@@ -959,34 +1390,54 @@ function fishValue(tile) {
 
 /** LAKE: face-up tiles caught by hand tiles of the same total. */
 function lakeTable(view, table) {
-  const parts = [h("h3", { text: "The lake" })];
-  parts.push(h("p", { class: "facts", text: `Woodpile: ${plural(view.stock, "tile")} · tiles match when their pips add up to the same total; [2-1] and [4-2] also match each other` }));
-  const lake = table.lake.map((t) => tileSvg(t.high, t.low, { size: 18, red: red(), label: tileName(t) }));
-  const piles = table.piles.map((t) =>
-    h("span", { class: "pile", role: "img", "aria-label": `a pile of three ${tileName(t)}` },
-      tileSvg(t.high, t.low, { size: 18, red: red() }), h("span", { class: "badge", text: "×3 pile" })));
-  parts.push(lake.length || piles.length
-    ? h("div", { class: "tiles lake" }, ...lake, ...piles)
-    : h("p", { class: "muted", text: "The lake is empty." }));
-  if (hasTile(table.drawn)) {
-    parts.push(h("p", { class: "drawn" }, h("span", { text: `Drawn by ${who(scene().toAct)}, waiting for a choice: ` }),
-      tileSvg(table.drawn.high, table.drawn.low, { size: 18, red: red(), label: tileName(table.drawn) })));
+  const main = [h("h3", { class: "table-title", text: "The lake" })];
+  main.push(h("p", { class: "facts", text: `Woodpile: ${plural(view.stock, "tile")}` }));
+  // the tile the last move added to the lake (the latest of its kind there)
+  const joined = (view.events || []).filter((e) => e.kind === "TO_LAKE" && hasTile(e.tile)).map((e) => e.tile);
+  const newest = new Set();
+  for (const tile of joined) {
+    const at = table.lake.findLastIndex((t) => sameTile(t, tile));
+    if (at >= 0) newest.add(at);
   }
-  parts.push(h("h3", { text: "Catches" }));
-  parts.push(h("p", { class: "muted small", text: "Big fish (8 pips or more) score 2 per pip; small fish score their red pips (1s and 4s are red), the small total rounded up to tens. Under each tile: its points, or its red pips (r)." }));
-  const rows = table.catches.map((caught, seat) => {
+  const piled = (view.events || []).filter((e) => e.kind === "PILE" && hasTile(e.tile)).map((e) => e.tile);
+  const size = tableSize();
+  const lake = table.lake.map((t, i) => {
+    const picture = tileSvg(t.high, t.low, { size, red: red(), label: `${tileName(t)}${newest.has(i) ? ", just joined the lake" : ""}`, last: newest.has(i) });
+    if (newest.has(i)) picture.setAttribute("data-last", "");
+    return picture;
+  });
+  const piles = table.piles.map((t) => {
+    const fresh = piled.some((p) => sameTile(p, t));
+    return h("span", { class: `pile${fresh ? " last" : ""}`, role: "img", "aria-label": `a pile of three ${tileName(t)}`, "data-last": fresh ? "" : null },
+      tileSvg(t.high, t.low, { size, red: red(), last: fresh }), h("span", { class: "badge", text: "×3" }));
+  });
+  main.push(lake.length || piles.length
+    ? h("div", { class: "tiles lake", "data-open-end": "lake" }, ...lake, ...piles)
+    : h("p", { class: "muted", "data-open-end": "lake", text: "The lake is empty." }));
+  if (hasTile(table.drawn)) {
+    main.push(h("p", { class: "drawn" }, h("span", { text: `Drawn by ${who(scene().toAct)}, to catch with:` }),
+      tileSvg(table.drawn.high, table.drawn.low, { size, across: true, red: red(), label: tileName(table.drawn) })));
+  }
+  const caught = new Set((view.events || []).filter((e) => e.kind === "CAPTURE" || e.kind === "PAIR_LAID")
+    .flatMap((e) => [e.tile, e.target, ...(e.tiles || [])]).filter(hasTile).map(tileName));
+  const more = [h("p", { class: "muted small", text: "A hand tile catches a lake tile with the same pip total; [2-1] and [4-2] also match each other." })];
+  more.push(h("h3", { text: "Catches" }));
+  more.push(h("p", { class: "muted small", text: "Big fish (8 pips or more) score 2 per pip; small fish score their red pips (1s and 4s are red), the small total rounded up to tens. Under each tile: its points, or its red pips (r)." }));
+  const rows = table.catches.map((caughtBy, seat) => {
     let big = 0;
     let small = 0;
-    const tiles = caught.tiles.map((t) => {
+    const mover = (view.events || []).find((e) => e.kind === "CAPTURE" || e.kind === "PAIR_LAID");
+    const tiles = caughtBy.tiles.map((t) => {
       const fish = fishValue(t);
       if (fish.big) big += fish.value;
       else small += fish.value;
-      return h("figure", { class: "fish" },
-        tileSvg(t.high, t.low, { size: 14, red: red(), label: `${tileName(t)}, ${fish.big ? `big fish, ${fish.value}` : `small fish, ${fish.value} red`}` }),
+      const fresh = mover && mover.seat === seat && caught.has(tileName(t));
+      return h("figure", { class: `fish${fresh ? " last" : ""}` },
+        tileSvg(t.high, t.low, { size: 16, red: red(), last: fresh, label: `${tileName(t)}, ${fish.big ? `big fish, ${fish.value}` : `small fish, ${fish.value} red`}` }),
         h("figcaption", { "aria-hidden": "true", text: fish.big ? String(fish.value) : `${fish.value}r` }));
     });
     const rounded = Math.ceil(small / 10) * 10;
-    const sum = caught.tiles.length
+    const sum = caughtBy.tiles.length
       ? `big ${big} + small ${small} red → ${rounded} = ${table.catch_counts[seat]}`
       : "nothing caught yet";
     const you = seat === scene().seat;
@@ -994,51 +1445,51 @@ function lakeTable(view, table) {
       h("span", { class: "catch-who", text: `${you ? "You" : `Seat ${seat}`}: ${sum}` }),
       h("div", { class: "tiles" }, ...tiles));
   });
-  parts.push(h("ul", { class: "catches" }, ...rows));
-  return parts;
+  more.push(h("ul", { class: "catches" }, ...rows));
+  return { main, more };
 }
 
 /** LINE: a line with two open ends (and the dice, where the ruleset throws them). */
 function lineTable(view, table) {
-  const parts = [];
+  const main = [];
   const dice = table.dice || [];
   if (dice.length) {
-    parts.push(
-      h("h3", { text: "The dice" }),
+    main.push(
       h("div", { class: "dice", role: "group", "aria-label": `the dice of round ${table.round}: ${dice.join(", ")}` },
-        ...dice.map((n) => dieSvg(n)),
+        ...dice.map((n) => dieSvg(n, narrow() ? 30 : 34)),
         h("span", { class: "facts", text: `Round ${table.round}, thrown by ${who(table.leader)}. Tiles you may lay add up to ${listWords((table.qualifying || []).map(String)) || "nothing"}.` })),
     );
   }
-  parts.push(h("h3", { text: "The line" }));
+  main.push(h("h3", { class: "table-title", text: "The line" }));
   const facts = [];
-  if (table.left_end !== undefined) facts.push(`Left end: ${table.left_end}`, `Right end: ${table.right_end}`);
-  if (view.stock > 0) facts.push(`Boneyard: ${plural(view.stock, "tile")}`);
-  if (table.idle_rounds !== undefined) facts.push(`Rounds with no tile laid: ${table.idle_rounds} (two end the hand)`);
-  parts.push(h("p", { class: "facts", text: facts.join(" · ") }));
+  if (table.left_end !== undefined) {
+    facts.push(h("span", { class: "key left-end", "aria-hidden": "true" }), ` Left end: ${table.left_end} · `,
+      h("span", { class: "key right-end", "aria-hidden": "true" }), ` Right end: ${table.right_end}`);
+  }
+  const rest = [];
+  if (view.stock > 0) rest.push(`Boneyard: ${plural(view.stock, "tile")}`);
+  if (table.idle_rounds !== undefined) rest.push(`Rounds with no tile laid: ${table.idle_rounds} (two end the hand)`);
+  if (rest.length) facts.push(`${facts.length ? " · " : ""}${rest.join(" · ")}`);
+  if (facts.length) main.push(h("p", { class: "facts" }, ...facts));
   if (!table.line.length) {
-    parts.push(h("p", { class: "muted", text: "No tile laid yet: the first tile starts the line, high half to the left." }));
-    return [...parts, ...ownDiscards(table)];
+    main.push(h("p", { class: "muted", text: "No tile laid yet: the first tile starts the line, high half to the left." }));
+    return { main, more: ownDiscards(table) };
   }
   const chain = table.line.map((laid) => ({ first: laid.left, second: laid.right }));
-  const marks = {};
-  marks[0] = { first: "left-end" };
-  marks[chain.length - 1] = { ...(marks[chain.length - 1] || {}), second: "right-end" };
-  parts.push(
-    h("div", { class: "line-box" },
-      snakeSvg(chain, {
-        width: tableWidth(),
-        size: lineSize(tableWidth()),
-        marks,
-        label: `The line, left to right: ${table.line.map((l) => `${l.left}-${l.right}`).join(", ")}. Left end ${table.left_end}, right end ${table.right_end}.`,
-      })),
-    h("p", { class: "muted small" },
-      h("span", { class: "key left-end", "aria-hidden": "true" }), " left end (the line's start) ",
-      h("span", { class: "key right-end", "aria-hidden": "true" }), " right end (its tail)"),
-  );
-  return [...parts, ...ownDiscards(table)];
+  const end = chain.length - 1;
+  const marks = { 0: { first: "left-end" } };
+  marks[end] = { ...(marks[end] || {}), second: "right-end" };
+  const parts = chainParts(chain, {
+    marks,
+    last: indicesOf(chain, laidTiles(view)),
+    ends: end === 0 ? { 0: "both" } : { 0: "left", [end]: "right" },
+    head: narrow() ? 2 : 5,
+    tail: narrow() ? 2 : 5,
+    label: `The line, left to right: ${table.line.map((l) => `${l.left}-${l.right}`).join(", ")}. Left end ${table.left_end}, right end ${table.right_end}.`,
+    whole: "The whole line",
+  });
+  return { main: [...main, ...parts.main], more: [...parts.more, ...ownDiscards(table)] };
 }
-
 const HAND_KINDS = new Set(["PLAY", "DISCARD", "CAPTURE", "PILE"]);
 
 function guideText(moves) {
@@ -1130,14 +1581,18 @@ function renderHand(waiting) {
     groups.get(key).push(move);
   }
   const hinted = game.hint && game.hint.move ? JSON.stringify(game.hint.move) : null;
+  const size = handSize();
+  ui.handTitle.textContent = view.hand.length ? `Your hand · ${plural(view.hand.length, "tile")}` : "Your hand";
   ui.hand.classList.toggle("your-turn", moves.length > 0);
   ui.hand.replaceChildren(...view.hand.map((tile) => {
     const group = groups.get(tileName(tile)) || [];
-    const picture = tileSvg(tile.high, tile.low, { size: 28, red: red() });
+    const picture = tileSvg(tile.high, tile.low, { size, red: red() });
     const isHinted = hinted !== null && group.some((m) => JSON.stringify(m) === hinted);
     const kindClass = group.some((m) => m.kind !== "DISCARD") ? "playable" : "discard-only";
     if (group.length === 1) {
-      return moveButton(group[0], picture, `tile-btn ${kindClass}${isHinted ? " hinted" : ""}`);
+      const button = moveButton(group[0], picture, `tile-btn ${kindClass}${isHinted ? " hinted" : ""}`);
+      button.dataset.tile = tileName(tile);
+      return button;
     }
     if (group.length > 1) {
       const verb = group.every((m) => m.kind === "PLAY") ? "play" : group.every((m) => m.kind === "CAPTURE") ? "catch with" : "use";
@@ -1146,6 +1601,7 @@ function renderHand(waiting) {
         type: "button",
         class: `move tile-btn ${kindClass}${isHinted ? " hinted" : ""}${open ? " choosing" : ""}`,
         "data-move": JSON.stringify(shared(group)),
+        "data-tile": tileName(tile),
         "aria-haspopup": "dialog",
         "aria-expanded": open ? "true" : "false",
         "aria-label": `${verb} ${tileName(tile)}: ${group.length} choices`,
@@ -1153,18 +1609,21 @@ function renderHand(waiting) {
       button.addEventListener("click", () => openPrompt(tileName(tile), group, button));
       return button;
     }
-    return h("span", { class: "tile idle", role: "img", "aria-label": tileName(tile) }, picture);
+    return h("span", { class: "tile idle", role: "img", "aria-label": tileName(tile), "data-tile": tileName(tile) }, picture);
   }));
   if (!view.hand.length) ui.hand.replaceChildren(h("p", { class: "muted", text: "No tiles in your hand." }));
 
-  ui.guide.textContent = moves.length ? guideText(moves) : "";
+  if (moves.length) ui.guide.textContent = guideText(moves);
+  else if (game.status === "HAND_OVER" && waiting) ui.guide.textContent = "The hand is over: every hand is shown below, with the scores. Deal the next hand when you are ready.";
+  else ui.guide.textContent = "";
   const actions = [];
   for (const move of moves) {
     if (HAND_KINDS.has(move.kind)) continue;
     if (move.kind === "CAPTURE_DRAWN") {
+      const pile = isPile(move.target) && sameTile(move.target, move.tile);
       actions.push(moveButton(move, [
-        tileSvg(move.target.high, move.target.low, { size: 16, red: red() }),
-        h("span", { text: capital(moveLabel(move)) }),
+        h("span", { text: pile ? "Catch the pile" : "Catch" }),
+        tileSvg(move.target.high, move.target.low, { size: 16, across: true, red: red() }),
       ], "with-tile"));
     } else {
       actions.push(moveButton(move, null, "big"));
@@ -1172,7 +1631,23 @@ function renderHand(waiting) {
   }
   if (waiting && game.status === "HAND_OVER" && game.nextHand) actions.push(moveButton(game.nextHand, "Deal the next hand", "big primary"));
   if (moves.length) actions.push(h("button", { type: "button", class: "secondary", onclick: askHint, text: "Hint" }));
+  if (moves.length && canUndo()) {
+    actions.push(h("button", {
+      type: "button", id: "undo", class: "secondary", onclick: undo,
+      "aria-label": "Undo your last move", text: "↶ Undo",
+    }));
+  }
+  if (game.status === "MATCH_OVER") {
+    actions.push(
+      h("button", { type: "button", id: "rematch", class: "big primary", onclick: rematch, text: "Rematch" }),
+      h("button", { type: "button", id: "new-match", class: "secondary", onclick: newMatch, text: "New match" }),
+    );
+  }
   ui.actions.replaceChildren(...actions);
+  // where the hand offers no move, what there is to do comes before it
+  const fromHand = moves.some((move) => HAND_KINDS.has(move.kind));
+  if (fromHand && ui.actions.nextElementSibling !== ui.hint) ui.prompt.after(ui.actions);
+  else if (!fromHand && ui.actions.nextElementSibling !== ui.hand) ui.hand.before(ui.actions);
   renderPrompt(moves);
 }
 
@@ -1259,6 +1734,37 @@ function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
 }
 
+const seatHead = (seat) => (seat === game.seat ? `You (${seat})` : `Seat ${seat}`);
+
+/** How the last hand was decided: the service's sentence, or one made of its end and
+ * winners where the service gives none. */
+function reasonWords(hand) {
+  if (hand.reason) return hand.reason;
+  const ended = END_WORDS[hand.end] ? `It ended because ${END_WORDS[hand.end]}. ` : "";
+  return `${ended}${winnersWords(hand.winners, "hand")}`;
+}
+
+/** Every seat's tiles as the hand ended (`shown_hands` of the view; where the service
+ * sends none, the person's own tiles only). */
+function shownHands(hand) {
+  const shownByService = game.view.shown_hands || [];
+  const count = drawing().count_label || "count";
+  const items = [];
+  for (let seat = 0; seat < game.players; seat++) {
+    const known = shownByService.length ? (shownByService[seat] || {}).tiles || [] : seat === game.seat ? game.view.hand : null;
+    const counted = hand.counts[seat] !== undefined ? ` · ${hand.counts[seat]} ${count}` : "";
+    items.push(h("li", { class: `shown-hand${seat === game.seat ? " you" : ""}`, "data-seat": seat },
+      h("span", { class: "catch-who", text: `${seat === game.seat ? "You" : seatTitle(seat)}${counted}` }),
+      known === null
+        ? h("span", { class: "muted", text: "not shown" })
+        : known.length
+          ? h("div", { class: "tiles", role: "list", "aria-label": `${seat === game.seat ? "Your" : `Seat ${seat}'s`} tiles` },
+            ...known.map((t) => h("span", { role: "listitem" }, tileSvg(t.high, t.low, { size: 20, red: red(), label: tileName(t) }))))
+          : h("span", { class: "muted", text: "no tiles" })));
+  }
+  return items;
+}
+
 function renderResult() {
   const score = game && game.score;
   if (!score || game.status === "IN_PROGRESS") {
@@ -1270,54 +1776,53 @@ function renderResult() {
   const parts = [];
   const seats = score.seats;
   const hasNet = seats.some((s) => s.net !== undefined);
+  const over = game.status === "MATCH_OVER";
+  if (over) {
+    parts.push(h("h3", { id: "result-title", text: "The match is over" }));
+    parts.push(h("p", { class: "winners big", text: winnersWords(score.winners, "match") }));
+  }
   if (last) {
     const hasSettlement = last.settlement && last.settlement.length > 0;
-    parts.push(h("h3", { id: "result-title", text: `Hand ${last.hand} is over` }));
-    if (END_WORDS[last.end]) parts.push(h("p", { text: `It ended because ${END_WORDS[last.end]}.` }));
-    parts.push(h("p", { class: "winners", text: winnersWords(last.winners, "hand") }));
-    const runningNet = hasNet && game.status === "HAND_OVER";
+    parts.push(h(over ? "h4" : "h3", { id: over ? null : "result-title", text: `Hand ${last.hand} is over` }));
+    parts.push(h("p", { class: "reason", id: "hand-reason", text: reasonWords(last) }));
+    parts.push(h("h4", { text: "Every hand, shown" }), h("ul", { class: "shown-hands" }, ...shownHands(last)));
+    const runningNet = hasNet && !over;
     const head = ["Seat", drawing().count_label || "count", "hand points", "match total"];
     if (hasSettlement) head.push("settled this hand");
     if (runningNet) head.push("settlement so far");
     parts.push(
-      h("table", { class: "score" },
-        h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col", text })))),
-        h("tbody", {}, ...seats.map((s) => h("tr", { class: s.seat === game.seat ? "you" : "" },
-          h("th", { scope: "row", text: s.seat === game.seat ? `You (${s.seat})` : `Seat ${s.seat}` }),
-          h("td", { text: String(last.counts[s.seat] ?? "") }),
-          h("td", { text: String(last.points[s.seat] ?? "") }),
-          h("td", { text: String(s.match_points) }),
-          hasSettlement ? h("td", { text: signed(last.settlement[s.seat]) }) : null,
-          runningNet ? h("td", { text: signed(s.net ?? 0) }) : null)))),
+      h("div", { class: "table-scroll" },
+        h("table", { class: "score" },
+          h("caption", { text: `Hand ${last.hand}` }),
+          h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col", text })))),
+          h("tbody", {}, ...seats.map((s) => h("tr", { class: s.seat === game.seat ? "you" : "" },
+            h("th", { scope: "row", text: seatHead(s.seat) }),
+            h("td", { text: String(last.counts[s.seat] ?? "") }),
+            h("td", { text: String(last.points[s.seat] ?? "") }),
+            h("td", { text: String(s.match_points) }),
+            hasSettlement ? h("td", { text: signed(last.settlement[s.seat]) }) : null,
+            runningNet ? h("td", { text: signed(s.net ?? 0) }) : null))))),
     );
   }
-  if (game.status === "MATCH_OVER") {
-    parts.push(h("h3", { text: "The match is over" }));
-    parts.push(h("p", { class: "winners big", text: winnersWords(score.winners, "match") }));
-    const lowWins = game.info.low_wins;
-    parts.push(
-      h("h4", { text: lowWins ? "Match totals (fewest points win)" : "Match totals (most points win)" }),
-      h("table", { class: "score" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Seat" }), h("th", { scope: "col", text: "total" }),
-          hasNet ? h("th", { scope: "col", text: "settlement" }) : null)),
-        h("tbody", {}, ...seats.map((s) => h("tr", { class: s.seat === game.seat ? "you" : "" },
-          h("th", { scope: "row", text: s.seat === game.seat ? `You (${s.seat})` : `Seat ${s.seat}` }),
-          h("td", { text: String(s.match_points) }),
-          hasNet ? h("td", { text: `${signed(s.net ?? 0)} ${(s.net ?? 0) > 0 ? "(receives)" : (s.net ?? 0) < 0 ? "(pays)" : ""}`.trim() }) : null)))),
-    );
-    if (score.hands.length > 1) {
-      parts.push(
-        h("h4", { text: "Hand by hand (points)" }),
-        h("table", { class: "score history" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Hand" }),
-            ...seats.map((s) => h("th", { scope: "col", text: s.seat === game.seat ? "You" : `Seat ${s.seat}` })))),
-          h("tbody", {}, ...score.hands.map((hand) => h("tr", {},
-            h("th", { scope: "row", text: String(hand.hand) }),
-            ...seats.map((s) => h("td", { text: String(hand.points[s.seat] ?? "") })))))),
-      );
-    }
-    parts.push(seedCheckPart());
-  }
+  // the running table: every hand's points, and the totals
+  const lowWins = game.info.low_wins;
+  parts.push(
+    h("div", { class: "table-scroll" },
+      h("table", { class: "score history" },
+        h("caption", { text: `Scores hand by hand (${lowWins ? "fewest" : "most"} points win)` }),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Hand" }),
+          ...seats.map((s) => h("th", { scope: "col", class: s.seat === game.seat ? "you" : "", text: s.seat === game.seat ? "You" : `Seat ${s.seat}` })))),
+        h("tbody", {}, ...score.hands.map((hand) => h("tr", {},
+          h("th", { scope: "row", text: String(hand.hand) }),
+          ...seats.map((s) => h("td", { text: String(hand.points[s.seat] ?? "") }))))),
+        h("tfoot", {},
+          h("tr", {}, h("th", { scope: "row", text: "Total" }), ...seats.map((s) => h("td", { text: String(s.match_points) }))),
+          hasNet
+            ? h("tr", {}, h("th", { scope: "row", text: over ? "Settlement" : "Settlement so far" }),
+              ...seats.map((s) => h("td", { text: signed(s.net ?? 0) })))
+            : null))),
+  );
+  if (over) parts.push(seedCheckPart());
   ui.result.replaceChildren(...parts);
   ui.result.hidden = false;
 }
@@ -1343,20 +1848,33 @@ function seedCheckPart() {
   return box;
 }
 
-/** The turns so far, the latest first, under the number of their hand. */
+/** What the log shows: the match's generation and how many of its entries. */
+let shownLog = null;
+
+/** The turns so far, oldest first, under the number of their hand; new turns are added at
+ * the end (the log is a live region: a reader hears each new one). */
 function renderLog() {
-  const entries = game.log.slice(-150).reverse();
-  let hand = null;
-  const items = [];
-  for (const entry of entries) {
-    if (entry.hand !== hand) {
-      hand = entry.hand;
-      items.push(h("li", { class: "log-hand", text: `Hand ${hand}` }));
-    }
-    items.push(h("li", { class: "log-turn", text: entry.texts.join(" ") }));
+  const log = game.log;
+  if (!shownLog || shownLog.gen !== game.gen || shownLog.count > log.length) {
+    // a new match, or one resumed: its whole log at once, not read out
+    ui.log.setAttribute("aria-live", "off");
+    ui.log.replaceChildren();
+    shownLog = { gen: game.gen, count: 0, hand: null };
+    setTimeout(() => ui.log.setAttribute("aria-live", "polite"), 0);
   }
-  ui.log.replaceChildren(...items);
+  for (let i = shownLog.count; i < log.length; i++) {
+    const entry = log[i];
+    if (entry.hand !== shownLog.hand) {
+      shownLog.hand = entry.hand;
+      ui.log.append(h("p", { class: "log-hand", text: `Hand ${entry.hand}` }));
+    }
+    ui.log.append(h("p", { class: `log-turn${entry.undo ? " undo" : ""}${entry.seat === game.seat ? " yours" : ""}`, text: entry.texts.join(" ") }));
+  }
+  shownLog.count = log.length;
+  while (ui.log.childElementCount > 400) ui.log.firstElementChild.remove();
+  ui.log.scrollTop = ui.log.scrollHeight;
 }
+
 
 // ------------------------------------------------------------------ the record viewer
 //
@@ -1589,12 +2107,19 @@ function renderReplayStep() {
       h("strong", { text: diverging ? "The record's move: " : "Move: " }),
       h("span", { text: words }),
     );
+  } else if (position > 0 && (record.moves[position - 1] || {}).undo) {
+    const back = record.moves[position - 1].undo;
+    ui.replayMove.append(
+      h("strong", { text: "Take-back: " }),
+      h("span", { text: `the match goes back ${plural(back, "move")}, to before the player's last move.` }),
+    );
   } else {
     ui.replayMove.append(h("span", { text: "The deal: no move yet." }));
   }
   drawScene(replayScene(step.view), () => {
     ui.replaySeats.replaceChildren(...seatItems());
-    ui.replayTable.replaceChildren(...tableParts());
+    const parts = tableParts();
+    ui.replayTable.replaceChildren(...parts.main, ...parts.more);
     ui.replayHands.replaceChildren(...handItems(step.hands || []));
     const events = diverging ? (record.moves[position - 1].events || []) : step.events;
     const texts = describe(events);
@@ -1668,6 +2193,17 @@ ui.replayNav.addEventListener("keydown", (event) => {
 ui.replayClose.addEventListener("click", closeReplay);
 ui.recordFile.addEventListener("change", openRecordFile);
 ui.downloadRecord.addEventListener("click", downloadRecord);
+ui.abandon.addEventListener("click", () => {
+  ui.abandon.hidden = true;
+  ui.abandonConfirm.hidden = false;
+  ui.abandonNo.focus();
+});
+ui.abandonNo.addEventListener("click", () => {
+  ui.abandonConfirm.hidden = true;
+  ui.abandon.hidden = false;
+  ui.abandon.focus();
+});
+ui.abandonYes.addEventListener("click", abandonMatch);
 
 // ------------------------------------------------------------------ start-up
 

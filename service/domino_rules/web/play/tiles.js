@@ -64,13 +64,14 @@ function half(pips, x, y, across, red, isDouble) {
 /**
  * A tile as an SVG group in tile units: 100 x 200 upright (`first` on top), 200 x 100
  * lying across (`first` on the left). `red`: false, true (Chinese: 1s and 4s, [6-6]'s
- * sixes) or "all" (every six half red). `mark`: {first|second: class} outlines a half.
+ * sixes) or "all" (every six half red). `mark`: {first|second: class} outlines a half;
+ * `last` paints it as the tile laid last.
  */
-export function tileGroup(first, second, { across = false, red = false, mark = {} } = {}) {
+export function tileGroup(first, second, { across = false, red = false, mark = {}, last = false } = {}) {
   const isDouble = first === second;
   const w = across ? 200 : 100;
   const h = across ? 100 : 200;
-  const g = el("g", { class: "tile" });
+  const g = el("g", { class: last ? "tile last" : "tile" });
   g.append(el("rect", { x: 3, y: 3, width: w - 6, height: h - 6, rx: 14, class: "face" }));
   g.append(
     across
@@ -89,7 +90,7 @@ export function tileGroup(first, second, { across = false, red = false, mark = {
 }
 
 /** A standalone tile picture; `size` is the width of a half in CSS pixels. */
-export function tileSvg(first, second, { size = 28, across = false, red = false, mark = {}, label } = {}) {
+export function tileSvg(first, second, { size = 28, across = false, red = false, mark = {}, label, last = false } = {}) {
   const w = across ? 200 : 100;
   const h = across ? 100 : 200;
   const node = el("svg", {
@@ -105,7 +106,7 @@ export function tileSvg(first, second, { size = 28, across = false, red = false,
   } else {
     node.setAttribute("aria-hidden", "true");
   }
-  node.append(tileGroup(first, second, { across, red, mark }));
+  node.append(tileGroup(first, second, { across, red, mark, last }));
   return node;
 }
 
@@ -141,11 +142,14 @@ export function dieSvg(n, size = 34) {
  * A line of tiles laid end to end as a snake: across, left to right, then down at the
  * table's edge and back right to left, and so on. `tiles` are {first, second}, `first`
  * the half touching the tile before. `width` is the space in pixels, `size` a half's
- * side. `marks` maps a tile's index to {first|second: class}.
+ * side. `marks` maps a tile's index to {first|second: class}; `last` lists the indices of
+ * the tiles laid last (painted so, each in a group of its own that can be animated);
+ * `ends` maps a tile's index to the name of the open end it holds (its group's
+ * `data-open-end`). A line wider than `width` in one row (`row: true`) does not turn.
  */
-export function snakeSvg(tiles, { width, size = 20, red = false, marks = {}, label = "" }) {
+export function snakeSvg(tiles, { width, size = 20, red = false, marks = {}, label = "", last = [], ends = {}, row = false }) {
   const u = size;
-  const room = Math.max(width, 6 * u);
+  const room = row ? Infinity : Math.max(width, 6 * u);
   const placed = [];
   let x = 0;
   let y = 0;
@@ -187,10 +191,14 @@ export function snakeSvg(tiles, { width, size = 20, red = false, marks = {}, lab
     width: right + 4,
     height: height + 4,
     class: "snake",
-    role: "img",
-    "aria-label": label,
     focusable: "false",
   });
+  if (label) {
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", label);
+  } else {
+    node.setAttribute("aria-hidden", "true"); // a part of a picture named as a whole
+  }
   placed.forEach((p, i) => {
     const { first, second } = p.tile;
     const mark = { ...(marks[i] || {}) };
@@ -203,9 +211,17 @@ export function snakeSvg(tiles, { width, size = 20, red = false, marks = {}, lab
       Object.assign(mark, { first: undefined, second: undefined }, swapped);
       for (const key of Object.keys(mark)) if (!mark[key]) delete mark[key];
     }
-    const g = tileGroup(a, b, { across: p.across, red, mark });
+    const g = tileGroup(a, b, { across: p.across, red, mark, last: last.includes(i) });
     g.setAttribute("transform", `translate(${p.x} ${p.y}) scale(${u / 100})`);
-    node.append(g);
+    if (last.includes(i) || ends[i]) {
+      // a group of its own: a CSS transform on it leaves the tile's placement alone
+      const wrap = el("g", { class: "laid", "data-index": i, "data-open-end": ends[i] });
+      if (last.includes(i)) wrap.setAttribute("data-last", "");
+      wrap.append(g);
+      node.append(wrap);
+    } else {
+      node.append(g);
+    }
   });
   return node;
 }
