@@ -16,7 +16,11 @@ every game:
 * views: own hand, others' hand sizes, the stock, the seat's legal moves, the last
   move's events with other seats' secrets removed;
 * :meth:`Ruleset.check_match`: the complete check of a state that came from outside
-  (a client's token), before any rule runs on it.
+  (a client's token), before any rule runs on it;
+* a finished hand in words (:meth:`Ruleset.explain_hand`): how it ended, who won, the
+  points, and any tie-break with its rule's tag, for people; a game with tie-breaks or
+  special scoring says it in its own words, from the helpers here (:func:`seats_text`,
+  :func:`points_text`, :func:`tie_break_text`).
 
 States are frozen dataclasses: applying a move returns a new state and never changes
 the one passed in. Every hand state has ``hands`` (one sorted tuple of tiles per seat),
@@ -31,7 +35,8 @@ import abc
 import functools
 import operator
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic
 
 from . import rng
@@ -58,9 +63,16 @@ from .options import (
     _option_specs,
 )
 from .tiles import Tile
-from .views import Score, View
+from .views import HandReasons, Score, View
 
-__all__ = ["Ruleset"]
+__all__ = [
+    "HAND_END_WORDS",
+    "Ruleset",
+    "TieBreak",
+    "points_text",
+    "seats_text",
+    "tie_break_text",
+]
 
 
 #: The only legal move of a hand that is over (RULES: seat 0 applies NEXT_HAND).
@@ -95,6 +107,100 @@ _NEXT_HAND_EVENT, _HAND_OVER_EVENT, _MATCH_OVER_EVENT = (
     EventKind.HAND_OVER,
     EventKind.MATCH_OVER,
 )
+
+
+# ---- a finished hand in words ------------------------------------------------------
+
+#: How each end of a hand opens its explanation (:meth:`Ruleset.explain_hand`).
+HAND_END_WORDS: Mapping[HandEnd, str] = {
+    HandEnd.DOMINOED: "Dominoed",
+    HandEnd.BLOCKED: "Blocked",
+    HandEnd.IDLE_ROUNDS: "Two rounds in a row without a tile laid",
+    HandEnd.WOODPILE_EXHAUSTED: "The woodpile is exhausted",
+    HandEnd.ALL_TILES_PLACED: "Every tile played or discarded",
+}
+
+
+def _listed(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def seats_text(seats: Iterable[int]) -> str:
+    """Seats in words, as a sentence names them (seats are numbered from 0).
+
+    >>> seats_text([1]), seats_text((1, 2)), seats_text([0, 1, 3]), seats_text(())
+    ('seat 1', 'seats 1 and 2', 'seats 0, 1 and 3', 'no seat')
+    """
+    listed = [str(seat) for seat in seats]
+    if not listed:
+        return "no seat"
+    return f"seat {listed[0]}" if len(listed) == 1 else f"seats {_listed(listed)}"
+
+
+def points_text(values: Sequence[int], seats: Iterable[int] | None = None) -> str:
+    """Each seat's value (of ``seats``, default all), as a sentence lists them.
+
+    >>> points_text((12, 6, 40)), points_text((12, 6, 40), [2])
+    ('seat 0 12, seat 1 6 and seat 2 40', 'seat 2 40')
+    """
+    chosen = range(len(values)) if seats is None else seats
+    return _listed([f"seat {seat} {values[seat]}" for seat in chosen])
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """One step of a tie-break, for :func:`tie_break_text`: how it reads (``words``),
+    each seat's value (the seats with the lowest go on; ``None`` where the match no
+    longer holds them) and whether the values are worth naming (not a turn order)."""
+
+    words: str
+    values: Sequence[int] | None
+    shown: bool = True
+
+
+def tie_break_text(winner: int, tied: Sequence[int], steps: Sequence[TieBreak]) -> str:
+    """How ``winner`` came out of ``tied`` (seats equal before the tie-break) by
+    ``steps`` in order: each step that separated seats, with the values that did.
+
+    A step whose values the match no longer holds (or values that do not lead to
+    ``winner``) ends the account with the rule's order from there on, without saying
+    which step separated them.
+
+    >>> fewer = TieBreak("fewer tiles", (1, 2, 1))
+    >>> lower = TieBreak("the lower total", (30, 0, 5))
+    >>> print(tie_break_text(2, (0, 1, 2), [fewer, lower]))
+    fewer tiles (1, against 2 for seat 1), then the lower total (5, against 30 for seat 0)
+    >>> print(tie_break_text(0, (0, 1), [TieBreak("fewer tiles", None), lower]))
+    the first of these that separates them: fewer tiles, the lower total
+    """
+    left = list(tied)
+    said: list[str] = []
+    for index, step in enumerate(steps):
+        if len(left) <= 1:
+            break
+        values = step.values
+        if values is None:
+            return _in_order(said, steps[index:])
+        best = min(values[seat] for seat in left)
+        out = [seat for seat in left if values[seat] != best]
+        left = [seat for seat in left if values[seat] == best]
+        if out and step.shown:
+            against = _listed([f"{values[seat]} for seat {seat}" for seat in out])
+            said.append(f"{step.words} ({best}, against {against})")
+        elif out:
+            said.append(step.words)
+    if left != [winner]:
+        return _in_order([], steps)  # values that do not lead to the winner
+    return ", then ".join(said)
+
+
+def _in_order(said: list[str], steps: Sequence[TieBreak]) -> str:
+    """``said``, then the rest of a tie-break as the rule orders it."""
+    order = ", ".join(step.words for step in steps)
+    return ", then ".join([*said, f"the first of these that separates them: {order}"])
 
 
 class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
@@ -457,7 +563,58 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
             hands=match.history,
             winners=self.winners(match),
             settlement=self.settlement(match),
+            reasons=HandReasons(functools.partial(self.hand_reasons, match)),
         )
+
+    # ---- a finished hand in words ------------------------------------------------
+
+    def hand_reasons(self, match: Match[OptionsT, StateT]) -> tuple[str, ...]:
+        """How each finished hand of ``match.history`` was decided, in order
+        (:meth:`explain_hand`)."""
+        before = (0,) * match.players
+        reasons = []
+        for number, result in enumerate(match.history, start=1):
+            reasons.append(self.explain_hand(match, number, before))
+            before = tuple(map(operator.add, before, result.points))
+        return tuple(reasons)
+
+    def explain_hand(
+        self, match: Match[OptionsT, StateT], number: int, before: tuple[int, ...]
+    ) -> str:
+        """How hand ``number`` (1-based, ``match.history[number - 1]``) was decided, in a
+        plain English sentence or two for people: how it ended, who won, the points, and
+        any tie-break the rules applied, with its rule's tag. ``before`` is each seat's
+        match total before this hand.
+
+        The words come only from what the match holds: the hand's result, the options,
+        the hands before it and, for the hand just over, its final state
+        (:meth:`finished_state`); never a tile of a hand. This default names the end,
+        the winners and the points; a ruleset with tie-breaks or special scoring says
+        more in its own words.
+        """
+        result = match.history[number - 1]
+        head = HAND_END_WORDS.get(result.end, result.end.value.replace("_", " ").capitalize())
+        if result.winners:
+            verb = "wins" if len(result.winners) == 1 else "win"
+            who = f"{seats_text(result.winners)} {verb} the hand"
+        else:
+            who = "nobody wins the hand"
+        scored = [seat for seat, points in enumerate(result.points) if points]
+        if not scored:
+            points = "Nobody scores."
+        elif len(scored) == 1:
+            points = f"Seat {scored[0]} scores {result.points[scored[0]]}."
+        else:
+            points = f"Points: {points_text(result.points, scored)}."
+        return f"{head}: {who}. {points}"
+
+    def finished_state(self, match: Match[OptionsT, StateT], number: int) -> StateT | None:
+        """The final state of finished hand ``number`` where the match still holds it:
+        the last hand of the history while the match is ``HAND_OVER`` or ``MATCH_OVER``;
+        ``None`` for an earlier hand (only its result is kept)."""
+        if match.status is not _IN_PROGRESS and number == len(match.history):
+            return match.hand_state
+        return None
 
     def view(self, match: Match[OptionsT, StateT], seat: int | None) -> View:
         """What ``seat`` may see; ``None`` is a spectator, who sees only the public part."""

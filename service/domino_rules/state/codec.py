@@ -417,6 +417,7 @@ def score_to_pb(score: Score) -> pb.GetScoreResponse:
         seat_score = message.seats.add(seat=seat, hand_points=hand, match_points=total)
         if score.settlement is not None:
             seat_score.net = score.settlement[seat]
+    reasons = score.reasons
     for number, result in enumerate(score.hands, start=1):
         message.hands.add(
             hand=number,
@@ -425,6 +426,7 @@ def score_to_pb(score: Score) -> pb.GetScoreResponse:
             winners=result.winners,
             settlement=result.settlement,
             end=pb.HandEnd.Value(result.end.name),
+            reason=reasons[number - 1] if number <= len(reasons) else "",
         )
     return message
 

@@ -555,20 +555,22 @@ class SeatScore(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., hand_points: _Optional[int] = ..., match_points: _Optional[int] = ..., net: _Optional[int] = ...) -> None: ...
 
 class HandScore(_message.Message):
-    __slots__ = ("hand", "counts", "points", "winners", "settlement", "end")
+    __slots__ = ("hand", "counts", "points", "winners", "settlement", "end", "reason")
     HAND_FIELD_NUMBER: _ClassVar[int]
     COUNTS_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     hand: int
     counts: _containers.RepeatedScalarFieldContainer[int]
     points: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     settlement: _containers.RepeatedScalarFieldContainer[int]
     end: HandEnd
-    def __init__(self, hand: _Optional[int] = ..., counts: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., settlement: _Optional[_Iterable[int]] = ..., end: _Optional[_Union[HandEnd, str]] = ...) -> None: ...
+    reason: str
+    def __init__(self, hand: _Optional[int] = ..., counts: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., settlement: _Optional[_Iterable[int]] = ..., end: _Optional[_Union[HandEnd, str]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class GetScoreResponse(_message.Message):
     __slots__ = ("status", "seats", "hands", "winners", "version", "game_id", "hand", "seed_commitment", "seed")

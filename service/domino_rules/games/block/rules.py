@@ -24,6 +24,10 @@ Decisions where RULES.md leaves a case open (each has a test):
   ``BLOCKED``.
 * A match played to ``target_score`` that no side reaches by hand 1,000 (``MAX_HANDS``)
   ends there, on the totals as they stand (the framework's bound on every match).
+* A hand's reason in words (``explain_hand``) names the seat that went out from the
+  hand's final state; for an earlier hand, whose hands are no longer kept, from the
+  counts (the one seat with 0 pips, of the winning side under ``domino_wins``), and
+  "a player" when two seats were left with 0 pips.
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -52,7 +56,7 @@ from ...rules.lines import LaidTile, check_chain, ends, fits, lay
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, seats_text
 from ...rules.tiles import Tile, double_n, insert_tile, remove_tile, sorted_tiles
 
 __all__ = [
@@ -400,6 +404,73 @@ class Block(Ruleset[BlockOptions, BlockHandState]):
         for seat in winner:
             points[seat] = score
         return HandResult(counts, tuple(points), tuple(sorted(winner)), end)
+
+    def explain_hand(
+        self, match: Match[BlockOptions, BlockHandState], number: int, before: tuple[int, ...]
+    ) -> str:
+        # [BLK-9] how the hand ended, [BLK-10] who wins it, [BLK-11] what the side scores
+        result, options, players = match.history[number - 1], match.options, match.players
+        counts, winners = result.counts, result.winners
+        pair = options.partnership
+        teams = sides(options, players)
+        outright = result.end is HandEnd.DOMINOED and options.domino_wins
+        if (winners or outright) and winners not in teams:
+            # not a result these rules give (a state from outside): the facts
+            return super().explain_hand(match, number, before)
+
+        def who(side: tuple[int, ...]) -> str:
+            return f"the side of {seats_text(side)}" if pair else seats_text(side)
+
+        by_count = True  # the lowest count decides (not a domino that wins outright)
+        if result.end is HandEnd.DOMINOED:
+            state = self.finished_state(match, number)
+            if state is not None:
+                out = [seat for seat, hand in enumerate(state.hands) if not hand]
+            else:  # only the counts are kept: the seat out is the one with 0 pips, if alone
+                among = winners if options.domino_wins else range(players)
+                out = [seat for seat in among if counts[seat] == 0]
+            head = f"Dominoed: seat {out[0]}" if len(out) == 1 else "Dominoed: a player"
+            head += " laid their last tile"
+            if options.domino_wins:
+                decided = f"{head}, so {who(winners)} wins the hand outright [BLK-10]."
+                by_count = False
+            else:
+                decided = f"{head}; under domino_wins false the lowest count wins [BLK-10]: "
+        else:
+            decided = "Blocked: "
+        if by_count:
+            side_counts = [sum(counts[seat] for seat in side) for side in teams]
+            low = min(side_counts)
+            if not winners:
+                tied = [
+                    side for side, count in zip(teams, side_counts, strict=True) if count == low
+                ]
+                if pair:
+                    ties = " and ".join(who(side) for side in tied)
+                else:
+                    ties = seats_text(side[0] for side in tied)
+                return (
+                    f"{decided}{ties} tie for the lowest count, {low} each: no side wins and "
+                    f"nobody scores [BLK-10]."
+                )
+            decided += f"{who(winners)} has the lowest count, {low}, and wins the hand [BLK-10]."
+        own = sum(counts[seat] for seat in winners)
+        others = sum(counts) - own
+        score = result.points[winners[0]]
+        where = "the other side's hands" if pair else "the other hands"
+        if options.scoring is Scoring.OTHERS_TOTAL:
+            what = f"the {others} pips left in {where}"
+        elif options.scoring is Scoring.OTHERS_MINUS_OWN:
+            what = f"the {others} pips left in {where} less their own {own}"
+            if others < own:
+                what += ", never below 0"
+        else:
+            what = f"every pip left in the hands, their own {own} included"
+        if pair:
+            scores = f"{seats_text(winners).capitalize()} each score {score}"
+        else:
+            scores = f"Seat {winners[0]} scores {score}"
+        return f"{decided} {scores}: {what} [BLK-11]."
 
     def match_over(self, match: Match[BlockOptions, BlockHandState]) -> bool:
         # [BLK-12] until a side reaches target_score; 0 means a single hand

@@ -25,6 +25,10 @@ Decisions where RULES.md leaves a case open (each has a test):
   is legal.
 * The tiles aside (3 players) are kept in ascending order.
 * A match played to ``target_score`` that no seat reaches by hand 1,000 ends there.
+* A hand's reason in words (``explain_hand``) is Tsair Deng's, with this game's tags: the
+  fewest points, on a tie the ``[DD-8]`` steps that separated the tied seats, and for an
+  earlier hand, whose discards are no longer kept, the rule's order from the number of
+  discarded tiles on (unless the tied seats scored 0: the set has no blank).
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -54,7 +58,7 @@ from ...rules.lines import LaidTile, check_chain, ends, fits, lay
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, TieBreak, points_text, seats_text, tie_break_text
 from ...rules.tiles import Tile, chinese_set, distinct, remove_tile, sorted_tiles
 
 __all__ = [
@@ -201,6 +205,55 @@ class DancingDragons(Ruleset[DancingDragonsOptions, DancingDragonsHandState]):
         # [DD-8] one winner: fewest points, then Tsair Deng's tie-breaks
         state = match.hand_state
         return discard_result(match, state.discards, state.leader)
+
+    def explain_hand(
+        self,
+        match: Match[DancingDragonsOptions, DancingDragonsHandState],
+        number: int,
+        before: tuple[int, ...],
+    ) -> str:
+        # [DD-6] the end; [DD-7] the scores; [DD-8] the fewest points, then the tie-breaks
+        result, players = match.history[number - 1], match.players
+        counts, points, winners = result.counts, result.points, result.winners
+        if len(winners) != 1 or points[winners[0]] != min(points):
+            # not a result these rules give (a state from outside): the facts
+            return super().explain_hand(match, number, before)
+        (winner,) = winners
+        state = self.finished_state(match, number)
+        fewest = points[winner]
+        tied = [seat for seat in range(players) if points[seat] == fewest]
+        if len(tied) == 1:
+            decided = f"seat {winner} has the fewest points, {fewest}, and wins the hand [DD-8]"
+        else:
+            # the Chinese set has no blank: a seat scored 0 exactly when it discarded nothing
+            discarded: tuple[int, ...] | None = (0,) * players if fewest == 0 else None
+            if state is not None:
+                discarded = tuple(len(tiles) for tiles in state.discards)
+                leader = state.leader
+            elif number > 1:
+                leader = match.history[number - 2].winners[0]  # [DD-2]
+            else:
+                leader = random_leader(match.seed, 1, players)  # [DD-2]
+            steps = (
+                TieBreak("fewer discarded tiles", discarded),
+                TieBreak("the lower match total before this hand", before),
+                TieBreak(
+                    f"the first in turn order from this hand's leader, seat {leader}",
+                    [(seat - leader) % players for seat in range(players)],
+                    shown=False,
+                ),
+            )
+            decided = (
+                f"{seats_text(tied)} tie for the fewest points, {fewest} each; seat {winner} "
+                f"wins the tie on {tie_break_text(winner, tied, steps)} [DD-8]"
+            )
+        empty = [seat for seat in range(players) if counts[seat] == 0]
+        if len(empty) == players:
+            scores = "Nobody discarded, so every score is 0 [DD-7]."
+        else:
+            doubled = f", doubled because {seats_text(empty)} discarded nothing" if empty else ""
+            scores = f"Each seat scores its discarded pips{doubled} [DD-7]: {points_text(points)}."
+        return f"Every tile played or discarded [DD-6]: {decided}. {scores}"
 
     def max_hands(self, options: DancingDragonsOptions, players: int) -> int:
         return discards_max_hands(options.hands, options.target_score)  # [DD-9]

@@ -27,6 +27,10 @@ Decisions where RULES.md leaves a case open (each has a test):
   (``MAX_HANDS``) ends there, ``MATCH_OVER`` on the totals as they stand: no table plays
   that long, and a bound on the hands is what bounds the work of opening a token
   (``tests/api/test_bounded_refusal.py`` plays such a match to its end).
+* A hand's reason in words (``explain_hand``): the seat that dominoed wins outright,
+  named with any seat left with 0 pips; otherwise the fewest pips, a tie naming the tied
+  seats as sharing a hand that scores nothing (``NO_SCORE``) or what each scores
+  (``SHARED``), ``[OAJ-9]``.
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -57,7 +61,7 @@ from ...rules.limits import MAX_HANDS
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, seats_text
 from ...rules.tiles import Tile, double_n, remove_tile, sorted_tiles
 
 __all__ = [
@@ -455,6 +459,53 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
                     points[seat] = others - counted[seat] if minus_own else others
         # [OAJ-8] the hand ended by a player going out, or blocked
         return hand_result(counts, tuple(points), winners, end, ())
+
+    def explain_hand(
+        self,
+        match: Match[OneArmJoeOptions, OneArmJoeHandState],
+        number: int,
+        before: tuple[int, ...],
+    ) -> str:
+        # [OAJ-8] how the hand ended; [OAJ-9] who wins it and what they score
+        result, options = match.history[number - 1], match.options
+        counts, points, winners = result.counts, result.points, result.winners
+        low = min(counts)
+        if result.end is _DOMINOED:
+            scored = len(winners) == 1 and counts[winners[0]] == 0
+        else:
+            scored = winners == tuple([s for s, count in enumerate(counts) if count == low])
+        if not scored:  # not a result these rules give (a state from outside): the facts
+            return super().explain_hand(match, number, before)
+        if result.end is _DOMINOED:
+            (seat,) = winners
+            zero = [s for s, count in enumerate(counts) if count == 0 and s != seat]
+            even = f", even against {seats_text(zero)} left with 0 pips" if zero else ""
+            return (
+                f"Dominoed: seat {seat} laid their last tile and wins the hand outright{even} "
+                f"[OAJ-9]. Seat {seat} scores {points[seat]}, the pips left in the other hands."
+            )
+        others = sum(counts) - low * len(winners)
+        less = f" less their own {low}" if options.scoring is _MINUS_OWN else ""
+        if len(winners) == 1:
+            (seat,) = winners
+            return (
+                f"Blocked: seat {seat} holds the fewest pips, {low}, and wins the hand [OAJ-9]. "
+                f"Seat {seat} scores {points[seat]}: the {others} pips left in the other "
+                f"hands{less}."
+            )
+        if len(winners) == match.players:
+            every = "both" if len(winners) == 2 else "all"
+            return (
+                f"Blocked: {seats_text(winners)} {every} hold {low} pips; with every seat tied "
+                f"nobody scores [OAJ-9]."
+            )
+        tied = f"Blocked: {seats_text(winners)} tie for the fewest pips, {low} each"
+        if options.tie is not _SHARED:
+            return f"{tied}; under tie NO_SCORE a tie scores nothing for anyone [OAJ-9]."
+        return (
+            f"{tied}, and share the hand under tie SHARED [OAJ-9]: each scores the {others} "
+            f"pips of the seats not tied{less}, {points[winners[0]]}."
+        )
 
     def max_hands(self, options: OneArmJoeOptions, players: int) -> int:
         # [OAJ-10] a single hand for target 0; else hands that score nothing may follow

@@ -47,6 +47,9 @@ Decisions where RULES.md leaves a case open (each has a test):
 * A hand's ``end`` is ``DOMINOED`` when a player laid their last tile, ``IDLE_ROUNDS``
   after two idle rounds, ``BLOCKED`` when the line is blocked ``[THR-9]``; a player who
   lays their last tile ends the hand as ``DOMINOED`` even if the line is blocked too.
+* A hand's reason in words (``explain_hand``) names the end, the fewest tiles and its
+  bonus (or the tie that scores no one), then every seat's hand points, the pegs
+  included.
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -81,7 +84,7 @@ from ...rules.lines import LaidTile, check_chain, ends
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import End, Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, points_text, seats_text
 from ...rules.tiles import (
     Tile,
     distinct,
@@ -285,6 +288,41 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         end = _how_over(state.hands, state.idle_rounds, state.line)
         assert end is not None
         return hand_result(counts, tuple(points), winners, end, ())
+
+    def explain_hand(
+        self, match: Match[ThrowUpOptions, ThrowUpHandState], number: int, before: tuple[int, ...]
+    ) -> str:
+        # [THR-9] how the hand ended; [THR-10] the bonus of the fewest tiles; [THR-6] pegs
+        result = match.history[number - 1]
+        counts, points, winners = result.counts, result.points, result.winners
+        fewest = min(counts)
+        if winners != tuple([seat for seat, count in enumerate(counts) if count == fewest]):
+            # not a result these rules give (a state from outside): the facts
+            return super().explain_hand(match, number, before)
+        if result.end is HandEnd.DOMINOED:
+            head = f"Dominoed: seat {winners[0]} laid their last tile [THR-9]"
+        elif result.end is HandEnd.BLOCKED:
+            head = "Blocked: no tile in any hand matches either end [THR-9]"
+        else:
+            head = "Two rounds in a row without a tile laid [THR-9]"
+        if len(winners) == 1:
+            (seat,) = winners
+            fewer = (
+                "with no tile left" if fewest == 0 else f"with the fewest tiles in hand, {fewest}"
+            )
+            decided = (
+                f"{fewer}, seat {seat} scores 1 point per tile in the other hands, "
+                f"{sum(counts) - fewest} [THR-10]"
+            )
+        else:
+            decided = (
+                f"{seats_text(winners)} tie for the fewest tiles in hand, {fewest} each, and "
+                f"a tie scores no one [THR-10]"
+            )
+        return (
+            f"{head}; {decided}. Hand points, with those pegged for tiles laid [THR-6]: "
+            f"{points_text(points)}."
+        )
 
     def max_hands(self, options: ThrowUpOptions, players: int) -> int:
         return options.hands_per_player * players  # [THR-11]

@@ -57,6 +57,9 @@ Decisions where RULES.md leaves a case open (each has a test):
   themselves (the match adds them up, ``[TU-10]``); its settlement is each seat's net
   payment of that hand. ``settlement`` of a match is the sum over finished hands (zeros
   before the first ends). Its ``end`` is always ``WOODPILE_EXHAUSTED`` ``[TU-8]``.
+* A hand's reason in words (``explain_hand``) names the highest count and what it
+  collects in all; equal highest counts are named as collecting each from every lower
+  seat, paying each other nothing; then every seat's count.
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -88,7 +91,7 @@ from ...rules.events import Event, EventKind
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, points_text, seats_text
 from ...rules.tiles import (
     SUPREME_PAIR,
     Tile,
@@ -522,6 +525,39 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
                 settlement[seat] = -(best - count) * len(winners)
         # [TU-8] the hand ends when the woodpile is exhausted
         return hand_result(counts, counts, winners, HandEnd.WOODPILE_EXHAUSTED, tuple(settlement))
+
+    def explain_hand(
+        self, match: Match[TiuUOptions, TiuUHandState], number: int, before: tuple[int, ...]
+    ) -> str:
+        # [TU-8] the end; [TU-9] the counts; [TU-10] the highest count collects
+        result = match.history[number - 1]
+        counts, winners, settlement = result.counts, result.winners, result.settlement
+        best = max(counts)
+        if winners != tuple([seat for seat, count in enumerate(counts) if count == best]):
+            # not a result these rules give (a state from outside): the facts
+            return super().explain_hand(match, number, before)
+        if len(winners) == match.players:
+            every = "both" if len(winners) == 2 else "all"
+            decided = (
+                f"the catches of {seats_text(winners)} {every} count {best}, so nobody pays "
+                f"anybody [TU-10]"
+            )
+        elif len(winners) == 1:
+            (seat,) = winners
+            decided = (
+                f"seat {seat}'s catch counts the most, {best}, and seat {seat} collects the "
+                f"difference from each other seat, {settlement[seat]} in all [TU-10]"
+            )
+        else:
+            decided = (
+                f"{seats_text(winners)} tie for the highest count, {best} each: each collects "
+                f"the difference from every lower seat, {settlement[winners[0]]} in all, and "
+                f"they pay each other nothing [TU-10]"
+            )
+        return (
+            f"The woodpile is exhausted [TU-8]: {decided}. Catch counts [TU-9]: "
+            f"{points_text(counts)}."
+        )
 
     def max_hands(self, options: TiuUOptions, players: int) -> int:
         return options.hands  # [TU-10]

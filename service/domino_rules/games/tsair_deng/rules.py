@@ -54,6 +54,13 @@ Decisions where RULES.md leaves a case open (each has a test):
   paying after each hand gives the same result); hands carry no settlement of their
   own, payment being made once, at the end of the session.
 * A hand's ``end`` is always ``ALL_TILES_PLACED`` ``[TD-7]``.
+* A hand's reason in words (``explain_hand``) names the fewest points, and on a tie the
+  ``[TD-9]`` steps that separated the tied seats, with their values. The discards are
+  kept only until the next deal: an earlier hand's reason gives the number of discarded
+  tiles only when the tied seats scored 0 with the Chinese set (no blank: nothing
+  discarded); otherwise it gives ``[TD-9]``'s order from that step on, without saying
+  which step separated them. An earlier hand's leader is the winner of the hand before
+  it, or, for the first hand, the leader its deal from the seed gave.
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -77,7 +84,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import frozen_builder, held_tiles, made_of
+from ...rules.building import build_match, frozen_builder, held_tiles, made_of
 from ...rules.checks import check_length, check_sorted, fail, require
 from ...rules.discards import (
     CHINESE_HAND_SIZES,
@@ -88,10 +95,10 @@ from ...rules.discards import (
     settlement_of,
 )
 from ...rules.events import Event, EventKind
-from ...rules.match import HandEnd, HandResult, Match
+from ...rules.match import HandEnd, HandResult, Match, Status
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, TieBreak, points_text, seats_text, tie_break_text
 from ...rules.tiles import (
     MAX_PIP,
     Tile,
@@ -371,6 +378,75 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         # discarded nothing; [TD-9] one winner, fewest points then the tie-breaks; [TD-7]
         state = match.hand_state
         return discard_result(match, state.discards, state.leader)
+
+    def explain_hand(
+        self,
+        match: Match[TsairDengOptions, TsairDengHandState],
+        number: int,
+        before: tuple[int, ...],
+    ) -> str:
+        # [TD-7] the end; [TD-8] the scores; [TD-9] the fewest points, then the tie-breaks
+        result, players = match.history[number - 1], match.players
+        counts, points, winners = result.counts, result.points, result.winners
+        if len(winners) != 1 or points[winners[0]] != min(points):
+            # not a result these rules give (a state from outside): the facts
+            return super().explain_hand(match, number, before)
+        (winner,) = winners
+        state = self.finished_state(match, number)
+        # with the Chinese set (no blank) a seat scored 0 exactly when it discarded nothing
+        blanks = match.options.tile_set is TileSet.DOUBLE_SIX
+        fewest = points[winner]
+        tied = [seat for seat in range(players) if points[seat] == fewest]
+        if len(tied) == 1:
+            decided = f"seat {winner} has the fewest points, {fewest}, and wins the hand [TD-9]"
+        else:
+            if state is not None:
+                discarded: tuple[int, ...] | None = tuple(len(d) for d in state.discards)
+                leader = state.leader
+            else:
+                discarded = (0,) * players if fewest == 0 and not blanks else None
+                leader = self._leader_of(match, number)
+            steps = (
+                TieBreak("fewer discarded tiles", discarded),
+                TieBreak("the lower match total before this hand", before),
+                TieBreak(
+                    f"the first in turn order from this hand's leader, seat {leader}",
+                    [(seat - leader) % players for seat in range(players)],
+                    shown=False,
+                ),
+            )
+            decided = (
+                f"{seats_text(tied)} tie for the fewest points, {fewest} each; seat {winner} "
+                f"wins the tie on {tie_break_text(winner, tied, steps)} [TD-9]"
+            )
+        if state is not None:
+            empty = [seat for seat, tiles in enumerate(state.discards) if not tiles]
+        elif not blanks:
+            empty = [seat for seat in range(players) if counts[seat] == 0]
+        elif any(p != c for p, c in zip(points, counts, strict=True)):
+            # double-six: a count of 0 may be [0-0] discarded alone; a doubled score shows
+            # that some seat discarded nothing, and the seats of count 0 are the candidates
+            empty = [seat for seat in range(players) if counts[seat] == 0]
+        else:
+            empty = []
+        none = seats_text(empty) if state is not None or not blanks or len(empty) == 1 else "a seat"
+        if len(empty) == players:
+            scores = "Nobody discarded, so every score is 0 [TD-8]."
+        else:
+            doubled = f", doubled because {none} discarded nothing" if empty else ""
+            scores = f"Each seat scores its discarded pips{doubled} [TD-8]: {points_text(points)}."
+        return f"Every tile played or discarded [TD-7]: {decided}. {scores}"
+
+    def _leader_of(self, match: Match[TsairDengOptions, TsairDengHandState], number: int) -> int:
+        """The leader of finished hand ``number``: the winner of the hand before it [TD-3],
+        or, for the first hand, the leader its deal gave (dealt again from the seed)."""
+        if number > 1:
+            return match.history[number - 2].winners[0]
+        blank = build_match(
+            match.players, match.options, match.seed, 0, None, (), Status.IN_PROGRESS, ()
+        )
+        state, _ = self.deal(blank, 1)
+        return state.leader
 
     def max_hands(self, options: TsairDengOptions, players: int) -> int:
         # [TD-10] `hands` hands, unless played to a target score (ended by MAX_HANDS)
