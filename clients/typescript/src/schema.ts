@@ -696,6 +696,8 @@ export interface components {
             settlement: number[];
             /** @description how the hand ended */
             end: components["schemas"]["HandEnd"];
+            /** @description how the hand was decided, in words, tie-breaks with their rule tags */
+            reason: string;
         };
         GetScoreResponse: {
             status: components["schemas"]["Status"];

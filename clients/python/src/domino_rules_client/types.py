@@ -194,6 +194,7 @@ class HandScore(TypedDict):
     winners: list[int]
     settlement: list[int]
     end: str
+    reason: str  # how the hand was decided, in words (tie-breaks with their rule tags)
 
 
 class GetScoreResponse(TypedDict):
