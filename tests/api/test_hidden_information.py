@@ -201,7 +201,7 @@ class Checker:
         table = self.ruleset_id
         assert answer.WhichOneof("table") == table
         # every field that holds a tile is judged below; no other field may hold one
-        judged = {"hand", table, "legal_moves", "events"}
+        judged = {"hand", table, "legal_moves", "events", "shown_hands"}
         for desc, _ in answer.ListFields():
             if desc.name not in judged:
                 stray = tiles_of_field(answer, desc.name)
@@ -230,6 +230,13 @@ class Checker:
         )
         if seat is None:
             assert not answer.legal_moves and not answer.hand
+        # the hands are turned up once the hand is over, and only then: each seat's own
+        shown = [sorted(tiles_of_field(hand, "tiles")) for hand in answer.shown_hands]
+        if game.match.status is Status.IN_PROGRESS:
+            assert not shown, f"LEAK in {self.where(step, seat, 'GetView.shown_hands')}"
+        else:
+            left = [sorted(hand) for hand in game.match.hand_state.hands]
+            assert shown == left, self.where(step, seat, "GetView.shown_hands at the hand's end")
         if table == "tsair_deng":
             self.tsair_deng_structure(answer.tsair_deng, game, seat, step)
 

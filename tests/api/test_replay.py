@@ -498,3 +498,66 @@ def test_the_json_schema_is_served(rest_door: RestDoor) -> None:
     assert status == 200 and headers["Content-Type"].startswith("application/schema+json")
     assert body["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert body == json.loads(docs.record_schema_json())
+
+
+# ------------------------------------------------------------------ take-backs and hidden moves
+
+
+def _with_take_back(ruleset: str) -> tuple[pb.MatchRecord, list[bytes]]:
+    """A record whose 4th entry takes back the two moves before it, then goes on from
+    there with other moves: as a person's undo against a bot reads."""
+    played = play(ruleset, 8)
+    record = _copy(played.record)
+    del record.moves[3:]
+    record.moves.add(undo=2)
+    state = played.tokens[1]
+    rng = random.Random(f"undo-{ruleset}")
+    states = [state]
+    for _ in range(6):
+        legal = SERVICE.GetLegalMoves(pb.GetLegalMovesRequest(state=state))
+        if legal.status == pb.MATCH_OVER:
+            break
+        move = rng.choice(list(legal.moves))
+        answer = SERVICE.ApplyMove(pb.ApplyMoveRequest(state=state, move=move))
+        record.moves.add(move=move, events=answer.events)
+        state = answer.state
+        states.append(state)
+    record.ClearField("seed")  # the match goes on: replayed from its first state
+    return record, states
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_take_back_returns_to_the_match_before_it(ruleset: str) -> None:
+    record, states = _with_take_back(ruleset)
+    answer = run(record)
+    assert answer.verdict == VALID, answer.divergence
+    step = answer.steps[4]
+    assert step.undo == 2 and not step.HasField("move") and not step.events
+    assert step.view == _view(states[0], None)
+    assert answer.version == 1 + len(states) - 1
+    assert SERVICE.GetView(pb.GetViewRequest(state=answer.state)) == _view(states[-1], None)
+    assert records.from_text(records.to_text(record)) == record
+    assert "4. undo 2" in records.to_text(record)
+
+
+def test_a_take_back_of_too_many_moves_or_with_a_move_is_bad_undo() -> None:
+    record, _ = _with_take_back("throw_up")
+    record.moves[3].undo = 4
+    divergence = _diverges(record, 4, R.BAD_UNDO)
+    assert "3 moves at most" in divergence.message
+    record.moves[3].undo = 2
+    record.moves[3].move.CopyFrom(record.moves[0].move)
+    _diverges(record, 4, R.BAD_UNDO)
+
+
+@pytest.mark.parametrize("ruleset", ["tsair_deng", "dancing_dragons"])
+def test_a_seats_record_without_anothers_face_down_discard_is_move_hidden(ruleset: str) -> None:
+    played = play(ruleset, 9, seat=0)
+    for step, recorded in enumerate(played.record.moves, 1):
+        if recorded.move.kind == pb.DISCARD and recorded.move.seat != 0:
+            record = _copy(played.record)
+            record.moves[step - 1].move.ClearField("tile")
+            divergence = _diverges(record, step, R.MOVE_HIDDEN)
+            assert "face-down" in divergence.message
+            return
+    raise AssertionError("no discard of another seat: choose another match")

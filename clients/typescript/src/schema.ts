@@ -766,6 +766,11 @@ export interface components {
             match_points: number[];
             version: number;
             game_id: string;
+            /**
+             * @description Once the hand is over (HAND_OVER, MATCH_OVER): every seat's tiles left in hand, as the
+             *     table turns them up to count; empty while a hand is in play.
+             */
+            shown_hands: components["schemas"]["SeatHand"][];
             one_arm_joe?: components["schemas"]["OneArmJoeTable"];
             tsair_deng?: components["schemas"]["TsairDengTable"];
             tiu_u?: components["schemas"]["TiuUTable"];
@@ -1006,6 +1011,12 @@ export interface components {
             events?: components["schemas"]["EventInRecord"][] | null;
             /** @description every seat's match points after it (empty: not recorded) Also accepted as `matchPoints`. `null` is taken as omitted. */
             match_points?: number[] | null;
+            /**
+             * Format: int32
+             * @description A take-back, in place of a move: the match goes back this many moves (a person's last
+             *     move in a game against bots, and the bots' moves after it). `null` is taken as omitted.
+             */
+            undo?: number | null;
         };
         ReplayRequest: {
             /** @description Required: omitted, the request is refused (`BAD_RECORD`). */
@@ -1044,6 +1055,11 @@ export interface components {
             view?: components["schemas"]["GetViewResponse"];
             /** @description every seat's hand after it, when the record holds the seed */
             hands: components["schemas"]["SeatHand"][];
+            /**
+             * Format: int32
+             * @description a take-back: the moves it took back (no move then)
+             */
+            undo: number;
         };
         /** @description Where and why a record parts from the match its seed (or first state) deals. */
         Divergence: {
@@ -1260,9 +1276,11 @@ export interface components {
          *     - `GAME_OVER`: a move after the match ended
          *     - `EVENTS_DIFFER`: the recorded events are not those the step produced
          *     - `SCORES_DIFFER`: the recorded match points are not those after the step
+         *     - `MOVE_HIDDEN`: a seat's record without another seat's face-down tile
+         *     - `BAD_UNDO`: a take-back of more moves than it may take back, or with a move
          * @enum {string}
          */
-        "Divergence.Reason": "REASON_UNSPECIFIED" | "BAD_SETUP" | "SEED_MISMATCH" | "FIRST_STATE_MISMATCH" | "GAME_ID_MISMATCH" | "MALFORMED_MOVE" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "EVENTS_DIFFER" | "SCORES_DIFFER";
+        "Divergence.Reason": "REASON_UNSPECIFIED" | "BAD_SETUP" | "SEED_MISMATCH" | "FIRST_STATE_MISMATCH" | "GAME_ID_MISMATCH" | "MALFORMED_MOVE" | "NOT_YOUR_TURN" | "ILLEGAL_MOVE" | "GAME_OVER" | "EVENTS_DIFFER" | "SCORES_DIFFER" | "MOVE_HIDDEN" | "BAD_UNDO";
         /**
          * @description - `VERDICT_UNSPECIFIED`
          *     - `VALID`: every step of the record is what its seed (or first state) deals

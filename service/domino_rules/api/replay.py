@@ -19,6 +19,7 @@ to whoever holds it).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,9 @@ __all__ = ["MAX_STEPS", "BadSeat", "BadSteps", "Diverged", "Replayed", "replay"]
 
 #: The most steps one answer holds (each with a view): about half a megabyte.
 MAX_STEPS = 500
+#: The most moves one take-back (``RecordedMove.undo``) may take back: a person's move and
+#: the bots' after it, at the largest table, many times over.
+MAX_UNDO = 64
 
 _R = pb.Divergence
 
@@ -219,14 +223,49 @@ class _Stepper:
         events = game.match.last_events
         self._check(0, record.deal, events, self.record_seat(None), None)
         self._answer(0, None, events)
+        before: deque[Game] = deque(maxlen=MAX_UNDO)  # the matches a take-back returns to
         for step, recorded in enumerate(record.moves, 1):
-            game = self.game = self._play(step, recorded, game)
+            if recorded.undo:
+                game = self.game = self._undo(step, recorded, before)
+            else:
+                before.append(game)
+                game = self.game = self._play(step, recorded, game)
+        return game
+
+    def _undo(self, step: int, recorded: pb.RecordedMove, before: deque[Game]) -> Game:
+        """A take-back: the match ``recorded.undo`` moves back."""
+        count = recorded.undo
+        if recorded.HasField("move") or recorded.events:
+            raise self._diverged(step, _R.BAD_UNDO, "a take-back holds no move and no events")
+        if not 0 < count <= len(before):
+            most = len(before)
+            raise self._diverged(
+                step, _R.BAD_UNDO, f"undo {count}: {most} moves at most may be taken back here"
+            )
+        for _ in range(count - 1):
+            before.pop()
+        game = self.game = before.pop()
+        self._check(step, (), (), None, recorded)
+        self._answer(step, None, (), undo=count)
         return game
 
     def _play(self, step: int, recorded: pb.RecordedMove, game: Game) -> Game:
         match = game.match
         if match.status is Status.MATCH_OVER:
             raise self._diverged(step, _R.GAME_OVER, "the match was over before this move")
+        if (
+            self.record.viewpoint == pb.MatchRecord.SEAT
+            and recorded.move.seat != self.record.seat
+            and recorded.move.kind == pb.DISCARD
+            and not recorded.move.HasField("tile")
+        ):
+            raise self._diverged(
+                step,
+                _R.MOVE_HIDDEN,
+                f"move {step} is seat {recorded.move.seat}'s face-down discard, which seat "
+                f"{self.record.seat} did not see: this record replays once it holds the tile "
+                "(the platform's record does)",
+            )
         try:
             move = codec.move_from_pb(recorded.move)
         except ValueError as exc:
@@ -282,11 +321,13 @@ class _Stepper:
     def _match_points(self) -> list[int]:
         return list(self.game.ruleset.score(self.game.match).match_points)
 
-    def _answer(self, step: int, move: pb.Move | None, events: tuple[rules.Event, ...]) -> None:
+    def _answer(
+        self, step: int, move: pb.Move | None, events: tuple[rules.Event, ...], undo: int = 0
+    ) -> None:
         if not self.first <= step <= self.last:
             return
         game, seat = self.game, self.seat
-        out = self.answer.steps.add(step=step)
+        out = self.answer.steps.add(step=step, undo=undo)
         if move is not None:
             out.move.CopyFrom(move)
         out.events.extend(codec.event_to_pb(e.for_seat(seat)) for e in events)

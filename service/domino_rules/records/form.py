@@ -18,7 +18,8 @@ move, for diffs and bug reports::
     2. s1 draw | DRAW seat=1 hidden | 0 0 0
 
 A move's line is its number, the move (:mod:`.notation`), then, when recorded, its events
-(separated by ``;``) and every seat's match points, each part after a ``|``. A header
+(separated by ``;``) and every seat's match points, each part after a ``|``; a take-back
+is ``undo N`` in place of the move. A header
 line is a field name and its value (``seed`` as a JSON string, ``first_state`` in base64,
 ``options`` as one line of JSON); a field at its default has no line. Both forms read
 back to the same message: JSON -> text -> JSON changes nothing.
@@ -155,7 +156,13 @@ def to_text(record: pb.MatchRecord) -> str:
     if record.deal:
         lines.append("deal " + "; ".join(event_text(e) for e in record.deal))
     for number, recorded in enumerate(record.moves, 1):
-        parts = [f"{number}. {move_text(recorded.move, seat=True)}"]
+        if recorded.undo:
+            written = f"undo {recorded.undo}"
+            if recorded.HasField("move"):  # not a take-back's: kept, for the replay to refuse
+                written += f" {move_text(recorded.move, seat=True)}"
+        else:
+            written = move_text(recorded.move, seat=True)
+        parts = [f"{number}. {written}"]
         if recorded.events or recorded.match_points:
             parts.append("; ".join(event_text(e) for e in recorded.events))
         if recorded.match_points:
@@ -215,7 +222,15 @@ def _read_move(record: pb.MatchRecord, text: str) -> None:
     move, _, rest = text.partition("|")
     events, _, points = rest.partition("|")
     recorded = record.moves.add()
-    recorded.move.CopyFrom(parse_move(move))
+    words = move.split()
+    if words and words[0] == "undo":
+        if len(words) < 2 or not words[1].isdigit():
+            raise RecordError("a take-back is written undo N, N the moves it takes back")
+        recorded.undo = int(words[1])
+        if len(words) > 2:
+            recorded.move.CopyFrom(parse_move(" ".join(words[2:])))
+    else:
+        recorded.move.CopyFrom(parse_move(move))
     recorded.events.extend(parse_event(e) for e in events.split(";") if e.strip())
     recorded.match_points.extend(int(p) for p in points.split())
 

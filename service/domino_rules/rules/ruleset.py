@@ -632,7 +632,17 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
             events=tuple(e.for_seat(seat) for e in match.last_events),
             match_points=self.totals(match),
             table=self.table(match, seat),
+            shown_hands=self.shown_hands(match),
         )
+
+    def shown_hands(self, match: Match[OptionsT, StateT]) -> tuple[tuple[Tile, ...], ...]:
+        """Once the hand is over, every seat's tiles left in hand, as the table turns them
+        up to count them; ``()`` while a hand is in play. Nothing else is shown: the stock,
+        and tiles laid face down, stay hidden."""
+        if match.status is Status.IN_PROGRESS:
+            return ()
+        state = match.hand_state
+        return tuple(self.hand_tiles(state, s) for s in range(match.players))
 
     # ---- the check of a state from outside --------------------------------------
 

@@ -29,6 +29,8 @@ class View:
     events: tuple[Event, ...]
     match_points: tuple[int, ...]
     table: Any
+    #: Once the hand is over: every seat's tiles left in hand, turned up to count.
+    shown_hands: tuple[tuple[Tile, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

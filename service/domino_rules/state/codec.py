@@ -23,6 +23,7 @@ import functools
 import hashlib
 import typing
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from google.protobuf.message import Message
@@ -50,6 +51,7 @@ __all__ = [
     "encode_game",
     "event_to_pb",
     "fill",
+    "fill_tiles",
     "game_id_of",
     "move_from_pb",
     "move_to_pb",
@@ -79,6 +81,8 @@ NOT_IN_MESSAGES: frozenset[tuple[str, str]] = frozenset(
         ("Event", "private_to"),
         # the ruleset's part of a view goes to the ruleset's own table message
         ("View", "table"),
+        # hands of tiles: SeatHand messages, filled by view_to_pb
+        ("View", "shown_hands"),
     }
 )
 
@@ -181,6 +185,13 @@ def tile_from_pb(message: pb.Tile, what: str) -> Tile:
             "pips run from 0 to 18 and high must be >= low"
         )
     return Tile(message.high, message.low)
+
+
+def fill_tiles(field: Any, tiles: Iterable[Tile]) -> None:
+    """Add ``tiles`` to a repeated ``Tile`` field."""
+    add = field.add
+    for tile in tiles:
+        add(high=tile.high, low=tile.low)
 
 
 def move_to_pb(move: Move) -> pb.Move:
@@ -357,6 +368,8 @@ def suggestion_to_pb(suggestion: Any) -> pb.SuggestMoveResponse:
 
 def view_to_pb(ruleset_id: str, view: View) -> pb.GetViewResponse:
     message = pb.GetViewResponse(ruleset=ruleset_id)
+    for hand in view.shown_hands:
+        fill_tiles(message.shown_hands.add().tiles, hand)
     if view.table is None:  # a game whose views have only the parts every game has
         fill(message, view)
         return message

@@ -603,7 +603,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons")
+    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "shown_hands", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -617,6 +617,7 @@ class GetViewResponse(_message.Message):
     MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_HANDS_FIELD_NUMBER: _ClassVar[int]
     ONE_ARM_JOE_FIELD_NUMBER: _ClassVar[int]
     TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
     TIU_U_FIELD_NUMBER: _ClassVar[int]
@@ -636,13 +637,14 @@ class GetViewResponse(_message.Message):
     match_points: _containers.RepeatedScalarFieldContainer[int]
     version: int
     game_id: str
+    shown_hands: _containers.RepeatedCompositeFieldContainer[SeatHand]
     one_arm_joe: OneArmJoeTable
     tsair_deng: TsairDengTable
     tiu_u: TiuUTable
     throw_up: ThrowUpTable
     block: BlockTable
     dancing_dragons: DancingDragonsTable
-    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsTable, _Mapping]] = ...) -> None: ...
+    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., shown_hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsTable, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeTable(_message.Message):
     __slots__ = ("line", "open_end", "bonus_turn", "leader")
@@ -848,14 +850,16 @@ class MatchRecord(_message.Message):
     def __init__(self, format: _Optional[int] = ..., ruleset: _Optional[str] = ..., players: _Optional[int] = ..., options: _Optional[_Union[Options, _Mapping]] = ..., game_id: _Optional[str] = ..., seed_commitment: _Optional[str] = ..., seed: _Optional[str] = ..., first_state: _Optional[bytes] = ..., viewpoint: _Optional[_Union[MatchRecord.Viewpoint, str]] = ..., seat: _Optional[int] = ..., deal: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., moves: _Optional[_Iterable[_Union[RecordedMove, _Mapping]]] = ...) -> None: ...
 
 class RecordedMove(_message.Message):
-    __slots__ = ("move", "events", "match_points")
+    __slots__ = ("move", "events", "match_points", "undo")
     MOVE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
     move: Move
     events: _containers.RepeatedCompositeFieldContainer[Event]
     match_points: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ...) -> None: ...
+    undo: int
+    def __init__(self, move: _Optional[_Union[Move, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., undo: _Optional[int] = ...) -> None: ...
 
 class ReplayRequest(_message.Message):
     __slots__ = ("record", "seat", "from_step", "to_step")
@@ -876,20 +880,22 @@ class SeatHand(_message.Message):
     def __init__(self, tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ...) -> None: ...
 
 class ReplayStep(_message.Message):
-    __slots__ = ("step", "move", "events", "match_points", "view", "hands")
+    __slots__ = ("step", "move", "events", "match_points", "view", "hands", "undo")
     STEP_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     MATCH_POINTS_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
     step: int
     move: Move
     events: _containers.RepeatedCompositeFieldContainer[Event]
     match_points: _containers.RepeatedScalarFieldContainer[int]
     view: GetViewResponse
     hands: _containers.RepeatedCompositeFieldContainer[SeatHand]
-    def __init__(self, step: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[GetViewResponse, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ...) -> None: ...
+    undo: int
+    def __init__(self, step: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., view: _Optional[_Union[GetViewResponse, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ..., undo: _Optional[int] = ...) -> None: ...
 
 class Divergence(_message.Message):
     __slots__ = ("step", "reason", "message", "events", "match_points")
@@ -906,6 +912,8 @@ class Divergence(_message.Message):
         GAME_OVER: _ClassVar[Divergence.Reason]
         EVENTS_DIFFER: _ClassVar[Divergence.Reason]
         SCORES_DIFFER: _ClassVar[Divergence.Reason]
+        MOVE_HIDDEN: _ClassVar[Divergence.Reason]
+        BAD_UNDO: _ClassVar[Divergence.Reason]
     REASON_UNSPECIFIED: Divergence.Reason
     BAD_SETUP: Divergence.Reason
     SEED_MISMATCH: Divergence.Reason
@@ -917,6 +925,8 @@ class Divergence(_message.Message):
     GAME_OVER: Divergence.Reason
     EVENTS_DIFFER: Divergence.Reason
     SCORES_DIFFER: Divergence.Reason
+    MOVE_HIDDEN: Divergence.Reason
+    BAD_UNDO: Divergence.Reason
     STEP_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]

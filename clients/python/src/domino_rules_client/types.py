@@ -78,6 +78,8 @@ DivergenceReason = Literal[
     "GAME_OVER",
     "EVENTS_DIFFER",
     "SCORES_DIFFER",
+    "MOVE_HIDDEN",
+    "BAD_UNDO",
 ]
 
 
@@ -223,6 +225,7 @@ class GetViewResponse(TypedDict):
     match_points: list[int]
     version: int
     game_id: str
+    shown_hands: list[SeatHand]  # once the hand is over: every seat's tiles left in hand
     # the table, under the ruleset's id (one of these is set)
     one_arm_joe: NotRequired[dict[str, Any]]
     tsair_deng: NotRequired[dict[str, Any]]
@@ -254,9 +257,10 @@ class RecordedMove(TypedDict):
     """One move of a record and, optionally, what it produced (JSON form: a field at its
     default is left out, so a move of seat 0 has no ``seat``)."""
 
-    move: dict[str, Any]  # a Move: the seat that made it, the kind and its fields
+    move: NotRequired[dict[str, Any]]  # a Move: the seat that made it, the kind and its fields
     events: NotRequired[list[dict[str, Any]]]  # Events, as the record's viewpoint saw them
     match_points: NotRequired[list[int]]  # every seat's match points after the move
+    undo: NotRequired[int]  # a take-back in place of a move: the moves it takes back
 
 
 class MatchRecord(TypedDict):
@@ -291,6 +295,7 @@ class ReplayStep(TypedDict):
     match_points: list[int]  # every seat's, after the step
     view: GetViewResponse  # the asked-for seat's (or a spectator's) view after it
     hands: list[SeatHand]  # every seat's hand, when the record holds the seed
+    undo: int  # a take-back: the moves it took back (no move then)
 
 
 class Divergence(TypedDict):
