@@ -82,6 +82,13 @@ def _parser(settings: type[Settings]) -> argparse.ArgumentParser:
         default=None,
         help="refuse unsealed tokens (env DOMINO_RULES_REQUIRE_SEALED=1)",
     )
+    serve.add_argument(
+        "--validate-always",
+        action="store_true",
+        default=None,
+        help="check every token's game in full, also one sealed with the service's key "
+        "(env DOMINO_RULES_VALIDATE_ALWAYS=1)",
+    )
     keygen = commands.add_parser("keygen", help="print a new sealing key entry ID:BASE64KEY")
     keygen.add_argument("--id", default="k1", help="the key id (default k1)")
     record_commands.add_commands(commands)

@@ -85,14 +85,17 @@ class RulesService:
         minted_bytes: int = DEFAULT_BYTES,
         admission: Admission | None = None,
         observer: Observer | None = None,
+        trust_sealed: bool = True,
     ) -> None:
         """``minted``: how many of the games it sealed lately the service keeps, so that
         their tokens need not be opened again (:mod:`.minted`; 0: none), within
         ``minted_bytes`` bytes (an upper bound of what they hold). ``admission``:
         the room SuggestMove's searches run in (:mod:`.admission`; by default one search
         at a time in the calling thread, two waiting). ``observer``: told of every token
-        opened and sealed (:meth:`observe`)."""
+        opened and sealed (:meth:`observe`). ``trust_sealed``: a token sealed with the
+        service's key is not checked again when opened (:meth:`decode`)."""
         self.tokens = tokens or TokenCodec()
+        self.trust_sealed = trust_sealed
         self.minted = Minted(minted, max_bytes=minted_bytes)
         self.admission = admission or Admission()
         self._observer: Observer | None = None
@@ -288,7 +291,15 @@ class RulesService:
 
     def decode(self, token: bytes) -> Game:
         """Open and check a token (unless this process sealed it lately); every failure
-        is ``BAD_STATE_TOKEN``. The observer is told of it, opened or not."""
+        is ``BAD_STATE_TOKEN``. The observer is told of it, opened or not.
+
+        A token sealed with one of the service's keys is unpacked but not checked again
+        (unless ``trust_sealed`` is off): only a holder of the key can seal, and the
+        service seals only games its rules made (NewGame, ApplyMove, Replay), each from
+        a game it had checked or made itself. Its format, its ruleset and the exact shape
+        of its state (the packed fingerprint) are still those of this service, or it is
+        refused. An unsealed token can be forged by anyone, so it is always checked in
+        full, as is every token when ``trust_sealed`` is off (``--validate-always``)."""
         game: Game | None = None
         try:
             if not token:
@@ -299,7 +310,8 @@ class RulesService:
             if game is not None:
                 return game
             try:
-                game = codec.decode_game(self.tokens.open(token))
+                payload, sealed = self.tokens.open_sealed(token)
+                game = codec.decode_game(payload, trusted=sealed and self.trust_sealed)
                 return game
             except (TokenError, codec.StateDecodeError) as exc:
                 raise ApiError.invalid("BAD_STATE_TOKEN", str(exc)) from None

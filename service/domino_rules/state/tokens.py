@@ -115,6 +115,12 @@ class TokenCodec:
         return header + nonce + self._aead[self._sealer[0]].encrypt(nonce, payload, header)
 
     def open(self, token: bytes) -> bytes:
+        """The payload of ``token``; :class:`TokenError` says why it cannot be opened."""
+        return self.open_sealed(token)[0]
+
+    def open_sealed(self, token: bytes) -> tuple[bytes, bool]:
+        """The payload of ``token``, and whether it was sealed with one of this service's
+        keys (authenticated: only a holder of the key could have made it)."""
         if not token:
             raise TokenError("the state token is empty")
         if len(token) > self.max_token_bytes:
@@ -146,7 +152,7 @@ class TokenCodec:
             payload, check = body[:-_CHECK], body[-_CHECK:]
             if not hmac.compare_digest(hashlib.sha256(header + payload).digest()[:_CHECK], check):
                 raise TokenError("the state token is garbled or truncated (checksum mismatch)")
-            return payload
+            return payload, False
         key_id = header[2:].decode("ascii", errors="replace")
         aead = self._aead.get(key_id)
         if aead is None:
@@ -158,7 +164,7 @@ class TokenCodec:
         if len(body) < _NONCE + _TAG:
             raise TokenError("the state token is truncated")
         try:
-            return aead.decrypt(body[:_NONCE], body[_NONCE:], header)
+            return aead.decrypt(body[:_NONCE], body[_NONCE:], header), True
         except InvalidTag:
             raise TokenError(
                 "the state token was tampered with or truncated (it does not authenticate)"
