@@ -330,7 +330,7 @@ class _Stepper:
         out = self.answer.steps.add(step=step, undo=undo)
         if move is not None:
             out.move.CopyFrom(move)
-        out.events.extend(codec.event_to_pb(e.for_seat(seat)) for e in events)
+        codec.fill_events(out.events, events, seat)
         out.match_points.extend(self._match_points())
         out.view.CopyFrom(codec.view_to_pb(game.ruleset.id, game.ruleset.view(game.match, seat)))
         out.view.version = game.version

@@ -133,15 +133,16 @@ class RulesService:
         match = _rules(lambda: ruleset.new_match(options, request.players, seed))
         game_id = codec.game_id_of(ruleset, request.players, options, seed)
         game = Game(ruleset, match, game_id, 0)
-        return pb.NewGameResponse(
+        answer = pb.NewGameResponse(
             state=self._mint(game),
             version=0,
             game_id=game_id,
             status=_status(match.status),
             to_act=ruleset.to_act(match),
-            events=[codec.event_to_pb(e.for_seat(None)) for e in match.last_events],
             seed_commitment=rng.commitment(seed),
         )
+        codec.fill_events(answer.events, match.last_events, None)
+        return answer
 
     def GetLegalMoves(self, request: pb.GetLegalMovesRequest) -> pb.GetLegalMovesResponse:
         game = self.decode(request.state)
@@ -175,14 +176,15 @@ class RulesService:
         self._seat(game, move.seat, what="move.seat")
         match, events = _rules(lambda: game.ruleset.apply(game.match, move))
         new = Game(game.ruleset, match, game.game_id, game.version + 1)
-        return pb.ApplyMoveResponse(
+        answer = pb.ApplyMoveResponse(
             state=self._mint(new),
             version=new.version,
             game_id=new.game_id,
             status=_status(match.status),
             to_act=game.ruleset.to_act(match),
-            events=[codec.event_to_pb(e.for_seat(move.seat)) for e in events],
         )
+        codec.fill_events(answer.events, events, move.seat)
+        return answer
 
     def GetScore(self, request: pb.GetScoreRequest) -> pb.GetScoreResponse:
         game = self.decode(request.state)

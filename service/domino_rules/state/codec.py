@@ -50,6 +50,7 @@ __all__ = [
     "drawing_to_pb",
     "encode_game",
     "event_to_pb",
+    "fill_events",
     "fill",
     "fill_tiles",
     "game_id_of",
@@ -171,7 +172,12 @@ class _EnumNumbers(dict[Any, int]):
 
 
 def status_to_pb(status: Status) -> pb.Status:
-    return typing.cast(pb.Status, pb.Status.Value(status.name))
+    return _STATUS[status]
+
+
+_STATUS: dict[Status, pb.Status] = {
+    status: typing.cast(pb.Status, pb.Status.Value(status.name)) for status in Status
+}
 
 
 def tile_to_pb(tile: Tile) -> pb.Tile:
@@ -225,6 +231,14 @@ def move_from_pb(message: pb.Move) -> Move:
 def event_to_pb(event: Event) -> pb.Event:
     # private_to has no field: callers redact with Event.for_seat first
     return fill(pb.Event(), event)  # type: ignore[return-value]
+
+
+def fill_events(field: Any, events: Iterable[Event], seat: int | None) -> None:
+    """Add ``events``, as ``seat`` (``None``: a spectator) may see them, to a repeated
+    ``Event`` field, each filled in place (no message made and then copied in)."""
+    add = field.add
+    for event in events:
+        fill(add(), event.for_seat(seat))
 
 
 def options_from_pb(ruleset: Ruleset[Any, Any], options: pb.Options) -> Any:
