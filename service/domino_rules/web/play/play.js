@@ -1018,21 +1018,17 @@ function red() {
   return faces === "CHINESE_RED_SIXES" ? "all" : faces === "CHINESE";
 }
 
-/** A phone's width: every tile the person acts with or on is 32 px a half, no less. */
+/** A phone's width: every tile the person acts with or on is drawn 32 px wide or more
+ * (a half of 33 px: its face and outline fill 98 % of it). */
 const narrow = () => window.innerWidth < 640;
 /** The side of a tile's half in the hand and on the table. */
-const handSize = () => (narrow() ? 32 : 36);
-const tableSize = () => (narrow() ? 32 : 34);
+const handSize = () => (narrow() ? 33 : 36);
+const tableSize = () => (narrow() ? 33 : 34);
 /** The tallest a line is drawn whole above the hand; a longer one shows its ends. */
 const lineBudget = () => (narrow() ? 170 : 270);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 /** Whether the scene drawn is the match being played (not a step of a replay). */
 const live = () => shown === null;
-
-let focusInGame = false;
-document.addEventListener("focusin", (event) => {
-  focusInGame = ui.game.contains(event.target) || ui.error.contains(event.target);
-});
 
 function render() {
   if (!game || !game.view) return;
@@ -1063,9 +1059,11 @@ function render() {
   const comesBack = (waiting || over) && !game.wasWaiting;
   game.wasWaiting = waiting || over;
   const focused = document.activeElement;
-  const usable = focused && focused !== document.body && focused.isConnected && focused.getClientRects().length > 0;
+  // (a control in a folded part of the page, as Start once the match is dealt, is not)
+  const usable = focused && focused !== document.body && focused.isConnected
+    && (typeof focused.checkVisibility === "function" ? focused.checkVisibility() : focused.getClientRects().length > 0);
   const here = !usable || ui.game.contains(focused);
-  if ((waiting || over) && here && (comesBack || (!usable && focusInGame) || !usable)) {
+  if ((waiting || over) && here && (comesBack || !usable)) {
     const first = over
       ? $("rematch")
       : ui.game.querySelector("#prompt [data-move], #hand [data-move], #actions [data-move]");
@@ -1206,12 +1204,12 @@ function renderLastMove() {
 }
 
 function tableWidth() {
-  return Math.max(240, Math.min((scene().box || ui.table).clientWidth || 320, 1200) - 20);
+  return Math.max(240, Math.min((scene().box || ui.table).clientWidth || 320, 1200) - 16);
 }
 
-/** The side of a tile's half in a line: bigger on a wide table, never under 32 px. */
+/** The side of a tile's half in a line: bigger on a wide table, never under 33 px. */
 function lineSize(width) {
-  return width < 600 ? 32 : Math.max(32, Math.min(40, Math.floor(width / 24)));
+  return width < 600 ? 33 : Math.max(33, Math.min(40, Math.floor(width / 24)));
 }
 
 function renderTable() {
