@@ -1,10 +1,11 @@
-"""A headless Chromium for the playground tests, the API on a second origin, and where
-screenshots go."""
+"""A headless Chromium for the playground tests, the API on a second origin, where
+screenshots go, and axe-core (npm) for the accessibility checks."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +35,10 @@ CHROMIUM_FLAGS = (
 )
 #: Where this run's screenshots went, for the summary.
 _SCREENSHOTS = pytest.StashKey[Path]()
+#: What axe-core found on each page it was run on, for the summary.
+_AXE = pytest.StashKey[list[str]]()
+#: The browser tests' own npm package: axe-core, locked in package-lock.json.
+HERE = Path(__file__).resolve().parent
 INSTALL = "apt-get install -y --no-install-recommends chromium chromium-driver"
 
 
@@ -91,6 +96,36 @@ def artifacts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     return path
 
 
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's ``axe.min.js``, to run in the page: ``npm ci`` installs the locked
+    version here (again only when package-lock.json is newer than the install)."""
+    installed = HERE / "node_modules" / ".package-lock.json"
+    lock = HERE / "package-lock.json"
+    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("the accessibility checks need Node and npm (to install axe-core)")
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"],
+            cwd=HERE,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, f"npm ci failed:\n{done.stdout}\n{done.stderr}"
+    return (HERE / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def axe_report(request: pytest.FixtureRequest) -> list[str]:
+    """Lines saying what axe-core found on each page, printed at the end of the run."""
+    lines: list[str] = []
+    request.config.stash[_AXE] = lines
+    return lines
+
+
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
@@ -98,3 +133,8 @@ def pytest_terminal_summary(
     path = config.stash.get(_SCREENSHOTS, None)
     if path is not None:
         terminalreporter.write_line(f"playground screenshots: {path}")
+    axe = config.stash.get(_AXE, None)
+    if axe:
+        terminalreporter.write_line("axe-core violations by impact, on each page checked:")
+        for line in axe:
+            terminalreporter.write_line(f"  {line}")

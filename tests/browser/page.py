@@ -4,13 +4,15 @@ moves, and ``#status``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver import Chrome
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -23,6 +25,29 @@ from selenium.webdriver.support.ui import WebDriverWait
 TIMEOUT = 30.0
 #: The buttons that make the person's moves, outside the prompt.
 MOVES = "#hand [data-move], #actions [data-move]"
+#: Where the page keeps the match across reloads (localStorage).
+SAVED_MATCH = "domino-rules.playground.match"
+
+
+def set_viewport(driver: Chrome, width: int, height: int) -> None:
+    """Make the page's viewport (``innerWidth`` x ``innerHeight``) exactly this size: the
+    window is made larger by what the browser's frame takes."""
+
+    def inner() -> list[int]:
+        return list(driver.execute_script("return [innerWidth, innerHeight]"))
+
+    def resized(before: list[int]) -> bool:
+        return inner() != before
+
+    for _ in range(10):
+        window, now = driver.get_window_size(), inner()
+        if now == [width, height]:
+            return
+        driver.set_window_size(window["width"] + width - now[0], window["height"] + height - now[1])
+        # the page sees its new size a moment after the window has it
+        with contextlib.suppress(TimeoutException):
+            WebDriverWait(driver, 2, poll_frequency=0.02).until(partial(resized, now))
+    raise AssertionError(f"the viewport is {inner()}, not {[width, height]}")
 
 
 @dataclass(frozen=True)
@@ -219,3 +244,47 @@ class Playground:
     def replay_step(self) -> int:
         """The step the record viewer shows (0: the deal)."""
         return int(str(self.by_id("replay").get_attribute("data-step")))
+
+    # ------------------------------------------------------------------ the table
+
+    def state(self) -> dict[str, Any] | None:
+        """The match on the page as ``window.dominoState()`` gives it (token, version, ...)."""
+        state = self.driver.execute_script("return window.dominoState()")
+        assert state is None or isinstance(state, dict), state
+        return state
+
+    def hand_tiles(self) -> list[str]:
+        """The person's tiles as the hand shows them ("6-4"), in order."""
+        found = self.driver.execute_script(
+            "return [...document.querySelectorAll('#hand [data-tile]')].map((e) => e.dataset.tile)"
+        )
+        return [str(name) for name in found]
+
+    def saved_match(self) -> dict[str, Any] | None:
+        """What the page keeps in localStorage for a reload, or None."""
+        text = self.driver.execute_script(f"return localStorage.getItem({SAVED_MATCH!r})")
+        if text is None:
+            return None
+        saved = json.loads(str(text))
+        assert isinstance(saved, dict)
+        return saved
+
+    def axe(self, script: str) -> dict[str, list[str]]:
+        """Run axe-core (``script``, its axe.min.js) on the page as it is: the ids of the
+        rules it finds violated, by impact (minor, moderate, serious, critical), each with
+        the first elements it names."""
+        self.driver.execute_script(script)
+        found = self.driver.execute_async_script(
+            """
+            const done = arguments[arguments.length - 1];
+            axe.run(document, { resultTypes: ["violations"] })
+              .then((r) => done(r.violations.map((v) => [v.impact || "minor",
+                `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`])))
+              .catch((e) => done([["error", String(e)]]));
+            """
+        )
+        by_impact: dict[str, list[str]] = {}
+        for impact, rule in found:
+            by_impact.setdefault(str(impact), []).append(str(rule))
+        assert "error" not in by_impact, by_impact
+        return by_impact
