@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The CPU of a STRONG suggestion, per ruleset, at its default playouts.
+
+In this process, ``RulesService().SuggestMove`` at level STRONG (no seed, no playouts:
+the ruleset's default budget, ``bots.default_playouts``) is called on a spread of
+mid-hand positions of every ruleset, default options, 4 players (or the most the
+ruleset seats, when fewer): ``--hands`` seeded first hands (seeds ``bots/<ruleset>/<n>``)
+are played through the service with seeded random legal moves, and of each hand the
+states where the seat to act has two legal moves or more (a forced move is answered at
+once: nothing is searched) are taken at a quarter, a half and three quarters of the way
+through. Every position is timed once per round with ``time.process_time`` (CPU time of
+this process: one core), over ``--rounds`` interleaved rounds (every position once per
+round, in a rotating order, so that a change in the machine's load falls on all alike);
+a position's cost is the median of its rounds. Reported per ruleset: the median and the
+90th percentile (nearest rank) of its positions' costs, the largest, the playouts, and
+each against the target, 10 ms of CPU a suggestion. The load average is printed at the
+start and at the end (the machine may be shared: compare figures of one run, or run
+each side several times, interleaved).
+
+Usage::
+
+    python bench/bots.py [--hands 8] [--rounds 5] [--rulesets a,b] [--players N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import interleaved, load_average, load_text
+from domino_rules import bots, rules
+from domino_rules.api import RulesService
+from domino_rules.v1 import domino_rules_pb2 as pb
+
+#: The target: CPU milliseconds of one STRONG suggestion at the default playouts.
+TARGET_MS = 10.0
+#: Players at the table; a ruleset that seats fewer is measured with its most.
+PLAYERS = 4
+#: Where in a hand's decisions the positions are taken (fractions of the way through).
+POINTS = (0.25, 0.5, 0.75)
+
+
+def table_size(ruleset: rules.Ruleset[Any, Any], players: int) -> int:
+    """``players``, or the most the ruleset seats at its default options when fewer."""
+    low, high = ruleset.player_range(ruleset.make_options({}))
+    return int(max(low, min(players, high)))
+
+
+def hand_positions(
+    service: RulesService, ruleset_id: str, players: int, seed: str
+) -> list[pb.SuggestMoveRequest]:
+    """The STRONG requests of one seeded first hand, at :data:`POINTS` of its decisions."""
+    state = service.NewGame(pb.NewGameRequest(ruleset=ruleset_id, players=players, seed=seed)).state
+    chooser = random.Random(seed)
+    decisions: list[bytes] = []
+    while True:
+        legal = service.GetLegalMoves(pb.GetLegalMovesRequest(state=state))
+        if legal.status != pb.IN_PROGRESS:
+            break
+        if len(legal.moves) >= 2:
+            decisions.append(state)
+        move = legal.moves[chooser.randrange(len(legal.moves))]
+        state = service.ApplyMove(pb.ApplyMoveRequest(state=state, move=move)).state
+    picked = sorted({min(len(decisions) - 1, int(p * len(decisions))) for p in POINTS})
+    return [
+        pb.SuggestMoveRequest(state=decisions[i], level=pb.BotLevel.STRONG)
+        for i in picked
+        if decisions
+    ]
+
+
+def nearest_rank(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def measure(ruleset_ids: list[str], hands: int, rounds: int, players: int) -> dict[str, Any]:
+    service = RulesService()
+    items: list[tuple[str, int, pb.SuggestMoveRequest]] = []
+    tables: dict[str, int] = {}
+    for rid in ruleset_ids:
+        tables[rid] = table_size(rules.get(rid), players)
+        for n in range(hands):
+            for request in hand_positions(service, rid, tables[rid], f"bots/{rid}/{n}"):
+                items.append((rid, len(items), request))
+    times: dict[int, list[float]] = {i: [] for _, i, _ in items}
+    for _, _, request in items:  # once untimed: every cache as a server's would be
+        service.SuggestMove(request)
+    for _, i, request in interleaved(items, rounds):
+        started = time.process_time()
+        service.SuggestMove(request)
+        times[i].append(time.process_time() - started)
+    out: dict[str, Any] = {}
+    for rid in ruleset_ids:
+        costs = [statistics.median(times[i]) * 1e3 for r, i, _ in items if r == rid]
+        median = statistics.median(costs)
+        p90 = nearest_rank(costs, 0.9)
+        out[rid] = {
+            "players": tables[rid],
+            "playouts": bots.default_playouts(rules.get(rid)),
+            "positions": len(costs),
+            "median_ms": median,
+            "p90_ms": p90,
+            "max_ms": max(costs),
+            "target_ms": TARGET_MS,
+            "passed": median <= TARGET_MS,
+        }
+    return out
+
+
+def report(result: dict[str, Any]) -> str:
+    lines = [
+        f"load average at start: {load_text(result['load_start'])}",
+        f"STRONG SuggestMove, default playouts, CPU ms of one core; a position's cost is the "
+        f"median of {result['rounds']} interleaved rounds",
+        "",
+        f"{'ruleset':<16}{'players':>8}{'playouts':>9}{'positions':>10}"
+        f"{'median':>9}{'p90':>9}{'max':>9}{'target':>8}  verdict",
+    ]
+    for rid, row in result["rulesets"].items():
+        verdict = "PASS" if row["passed"] else "FAIL"
+        lines.append(
+            f"{rid:<16}{row['players']:>8}{row['playouts']:>9}{row['positions']:>10}"
+            f"{row['median_ms']:>9.2f}{row['p90_ms']:>9.2f}{row['max_ms']:>9.2f}"
+            f"{row['target_ms']:>8.1f}  {verdict} (median)"
+        )
+    lines += ["", f"load average at end: {load_text(result['load_end'])}"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=8, help="seeded hands per ruleset (8)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (5)")
+    parser.add_argument("--rulesets", default="", help="comma-separated ids (every ruleset)")
+    parser.add_argument("--players", type=int, default=PLAYERS, help="table size (4)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    known = [r.id for r in rules.all_rulesets()]
+    chosen = [r for r in args.rulesets.split(",") if r] or known
+    unknown = sorted(set(chosen) - set(known))
+    if unknown:
+        parser.error(f"unknown rulesets {unknown}; the rulesets are {known}")
+    if args.hands < 1 or args.rounds < 1:
+        parser.error("--hands and --rounds must be at least 1")
+    load_start = list(load_average())
+    result = {
+        "rulesets": measure(chosen, args.hands, args.rounds, args.players),
+        "hands": args.hands,
+        "rounds": args.rounds,
+        "load_start": load_start,
+        "load_end": list(load_average()),
+        "python": sys.version.split()[0],
+    }
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
