@@ -123,7 +123,9 @@ async function call(path, body) {
 
 // ------------------------------------------------------------------ errors, in one place
 
-function showError(error, retry) {
+/** Show `error`, with a "Try again" button running `retry` and, where given, another way
+ * out (`other`: {text, run}). */
+function showError(error, retry, other) {
   ui.error.replaceChildren(
     h("strong", { text: "Something went wrong: " }),
     h("span", { text: error.message || String(error) }),
@@ -131,6 +133,9 @@ function showError(error, retry) {
   );
   if (retry) {
     ui.error.append(" ", h("button", { type: "button", onclick: retry, text: "Try again" }));
+  }
+  if (other) {
+    ui.error.append(" ", h("button", { type: "button", class: "secondary", onclick: other.run, text: other.text }));
   }
   ui.error.hidden = false;
 }
@@ -609,10 +614,13 @@ async function play(gen) {
     game.busy = false;
     render();
     ui.game.dataset.waiting = "";
+    // a match resumed from before a reload that the service no longer takes (its token
+    // refused) can be dropped from here
+    const stuck = game.resumed && !game.view;
     showError(error, () => {
       clearError();
       play(gen);
-    });
+    }, stuck ? { text: "Abandon this match", run: abandonMatch } : null);
   }
 }
 
@@ -1898,6 +1906,8 @@ const REASON_WORDS = {
   GAME_OVER: "the match was already over",
   EVENTS_DIFFER: "the move did not produce the events the record says",
   SCORES_DIFFER: "the match points after the move are not those the record says",
+  MOVE_HIDDEN: "the record holds another seat's face-down move without its tile, as that seat's own record does",
+  BAD_UNDO: "the take-back goes back further than the moves played since, or holds a move",
 };
 
 async function openRecordFile() {
@@ -2121,9 +2131,12 @@ function renderReplayStep() {
     ui.replayHands.replaceChildren(...handItems(step.hands || []));
     const events = diverging ? (record.moves[position - 1].events || []) : step.events;
     const texts = describe(events);
+    const takeBack = !diverging && position > 0 && (record.moves[position - 1] || {}).undo;
+    const none = diverging ? "The record holds no events for this move."
+      : takeBack ? "The table is back as it was before the player's move." : "Nothing to show.";
     ui.replayEvents.replaceChildren(...(texts.length
       ? texts.map((text) => h("li", { text }))
-      : [h("li", { class: "muted", text: diverging ? "The record holds no events for this move." : "Nothing to show." })]));
+      : [h("li", { class: "muted", text: none })]));
     if (diverging && (divergence.events || []).length) {
       ui.replayEvents.append(h("li", { class: "log-hand", text: "What the move produced (as the record's eyes saw it):" }),
         ...describe(divergence.events).map((text) => h("li", { text })));
