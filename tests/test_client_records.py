@@ -7,10 +7,15 @@
   seat's views; the record is the JSON form the service itself writes.
 * A seat's record (viewpoint SEAT: its own moves' events from ApplyMove, the others'
   from its view) replays VALID once the seed completes it, and cannot be replayed before.
-* A seat's record never holds a tile that seat could not see: every tile of its deal and
-  events lay in its own hand or face up on the table, judged apart from the service from
-  the decoded states (``tests/support/visibility.py``), as the views' leak test judges
-  them (``tests/api/test_hidden_information.py``).
+* A seat's record never holds a tile that seat could not see: every tile of its deal,
+  events and moves lay in its own hand or face up on the table, judged apart from the
+  service from the decoded states (``tests/support/visibility.py``), as the views' leak
+  test judges them (``tests/api/test_hidden_information.py``). Another seat's face-down
+  discard is kept without its tile, so the seat's record replays up to it and stops there
+  with MOVE_HIDDEN, the seed revealed or not; the platform's record of the same match
+  replays VALID, and answers that step as the seat saw it.
+* A take-back (``undo``) and the other moves played after it replay VALID; a take-back of
+  more moves than may be taken back is refused by the recorder, and by the replay.
 * A wrong seed is refused; a tampered record diverges where it was changed.
 """
 
@@ -24,7 +29,7 @@ import random
 import sys
 import typing
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -51,6 +56,8 @@ RULESET_IDS = [r.id for r in rules.all_rulesets()]
 MAX_MOVES = 5_000
 #: The one ruleset whose refusals and tampering are tried (the others replay the same way).
 ONE = "one_arm_joe"
+#: The rulesets in which a seat lays tiles face down, hidden from the others to the end.
+FACE_DOWN = ("tsair_deng", "dancing_dragons")
 
 JSON = dict[str, Any]
 
@@ -230,16 +237,16 @@ def test_both_doors_replay_alike(client_module: ModuleType, rest: Any, grpc_clie
 
 def _judge_seat_record(
     played: Played, ruleset: str, seat: int, record: Mapping[str, Any], local: RulesService
-) -> tuple[int, list[str]]:
+) -> int:
     """Every tile of the record's deal and events was visible to ``seat`` when its step
-    happened (before or after it); answers the tiles judged, and the other seats' moves
-    that name a tile the seat never saw."""
+    happened (before or after it), and every tile its moves name was visible to it by
+    then, another seat's face-down discard included; answers the tiles judged."""
     message = json_format.ParseDict(dict(record), pb.MatchRecord())
 
     def visible(version: int) -> set[Tile]:
         return set(_visible(played, ruleset, seat, version, local))
 
-    checked, unseen_moves = 0, []
+    checked = 0
     before = visible(0)
     seen = set(before)
     dealt = [t for event in message.deal for t in tiles_in(event)]
@@ -253,12 +260,13 @@ def _judge_seat_record(
         where = f"{ruleset} seat {seat}, move {number}"
         assert not extra, f"LEAK in {where}'s events: {show(extra)} ({show(before | after)})"
         checked += len(shown)
-        named = set(tiles_in(recorded.move)) - seen
-        if named:
-            assert recorded.move.seat != seat, f"{where}: its own move names an unseen tile"
-            unseen_moves.append(f"{pb.MoveKind.Name(recorded.move.kind)} {show(named)}")
+        named = tiles_in(recorded.move)
+        unseen = set(named) - seen
+        kind = pb.MoveKind.Name(recorded.move.kind)
+        assert not unseen, f"LEAK in {where}'s move, {kind} {show(unseen)} ({show(seen)})"
+        checked += len(named)
         before = after
-    return checked, unseen_moves
+    return checked
 
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
@@ -283,26 +291,28 @@ def test_a_seat_record_shows_only_what_the_seat_saw_and_replays_once_revealed(
             assert record["viewpoint"] == "SEAT" and record["seat"] == seat
             assert "first_state" not in record and "seed" not in record
             assert record == as_the_service_writes_it(record)
-            tiles, unseen_moves = _judge_seat_record(played, ruleset, seat, record, local)
-            checked += tiles
-            # a face-down discard is the only move of another seat whose tile the seat
-            # never sees: the record must hold it to be replayed
-            assert all(m.startswith("DISCARD ") for m in unseen_moves), unseen_moves
+            checked += _judge_seat_record(played, ruleset, seat, record, local)
+            hidden = _first_face_down_discard(played, seat)
             # nothing to deal it from until the seed is known
             error = _refused(client_module, functools.partial(grpc_client.replay, record))
             assert (error.code, error.reason) == ("INVALID_ARGUMENT", "BAD_RECORD")
             score = recorder.finish(grpc_client, played.last)
             assert score["seed"] == seed and recorder.record["seed"] == seed
             answer = grpc_client.replay(recorder.record, seat=seat, from_step=len(played.moves))
-            assert answer["verdict"] == "VALID", (seed, seat, answer.get("divergence"))
-            assert answer["moves"] == len(played.moves) and answer["status"] == "MATCH_OVER"
+            if hidden is None:
+                assert answer["verdict"] == "VALID", (seed, seat, answer.get("divergence"))
+                assert answer["moves"] == len(played.moves) and answer["status"] == "MATCH_OVER"
+            else:  # up to another seat's face-down discard, which the seat never saw
+                divergence = answer["divergence"]
+                assert (divergence["step"], divergence["reason"]) == (hidden, "MOVE_HIDDEN")
     assert checked > 0, "no tile in any record: the leak check was vacuous"
     _the_judge_catches_a_leak(played, ruleset, local)
 
 
 def _the_judge_catches_a_leak(played: Played, ruleset: str, local: RulesService) -> None:
     """The check is not vacuous: seat 0's record with a tile of seat 1's hand in the
-    first move's events is reported."""
+    first move's events is reported, and so is one in the first move of seat 1's that
+    names a tile, had seat 0 not seen it."""
     hands = local.decode(base64.b64decode(played.states[1])).match.hand_state.hands
     record = played.seats[0].record
     seen = {t for version in (0, 1) for t in _visible(played, ruleset, 0, version, local)}
@@ -311,6 +321,115 @@ def _the_judge_catches_a_leak(played: Played, ruleset: str, local: RulesService)
     record["moves"][0].setdefault("events", []).append(forged)
     with pytest.raises(AssertionError, match="LEAK"):
         _judge_seat_record(played, ruleset, 0, record, local)
+    record = played.seats[0].record
+    for number, recorded in enumerate(record["moves"], 1):
+        move = recorded.get("move", {})
+        if move.get("seat") == 1 and "tile" in move:
+            # the tile of a move seat 0 never sees, in its place
+            before = played.states[number - 1]
+            hand = local.decode(base64.b64decode(before)).match.hand_state.hands[1]
+            unseen = {
+                t
+                for version in range(number + 1)
+                for t in _visible(played, ruleset, 0, version, local)
+            }
+            if (hidden := next((t for t in hand if t not in unseen), None)) is not None:
+                move["tile"] = {"high": hidden.high, "low": hidden.low}
+                with pytest.raises(AssertionError, match=r"LEAK in .* move"):
+                    _judge_seat_record(played, ruleset, 0, record, local)
+                return
+    raise AssertionError("no move of seat 1's to forge: the move check is not tried")
+
+
+def _first_face_down_discard(played: Played, seat: int) -> int | None:
+    """The step of the first discard by another seat than ``seat``: laid face down, the
+    seat never sees its tile."""
+    return next(
+        (
+            number
+            for number, move in enumerate(played.moves, 1)
+            if move["kind"] == "DISCARD" and move["seat"] != seat
+        ),
+        None,
+    )
+
+
+@pytest.mark.parametrize("ruleset", FACE_DOWN)
+def test_a_seat_record_holds_no_face_down_tile_and_replays_up_to_it(
+    client_module: ModuleType, either: Any, ruleset: str
+) -> None:
+    """Random matches of the games with face-down discards: every seat's record holds
+    none of another seat's discarded tiles, and replays to the first of them, where it
+    stops with MOVE_HIDDEN (from the platform's first state while the seed is secret,
+    from the seed once revealed); the platform's record replays VALID, and answers that
+    step as the seat saw it."""
+    local = RulesService()
+    players, options = short(ruleset)
+    stops = 0
+    for number in range(3):
+        seed = f"face-down-{ruleset}-{number}"
+        played = play(client_module, either, ruleset, players, options, seed, seats=True)
+        platform = played.mover.record
+        assert either.replay(platform)["verdict"] == "VALID"
+        for seat, recorder in enumerate(played.seats):
+            record = recorder.record
+            _judge_seat_record(played, ruleset, seat, record, local)
+            for step, (recorded, move) in enumerate(
+                zip(record["moves"], played.moves, strict=True), 1
+            ):
+                theirs_face_down = move["kind"] == "DISCARD" and move["seat"] != seat
+                kept = {k: v for k, v in move.items() if k != "tile" or not theirs_face_down}
+                assert recorded["move"] == _as_written(kept), (seed, seat, step)
+            hidden = _first_face_down_discard(played, seat)
+            # the platform checks the seat's record while the seed is secret
+            answer = either.replay({**record, "first_state": played.game["state"]})
+            _stops_at(answer, hidden, (seed, seat))
+            if hidden is not None:
+                stops += 1
+                # the platform's record, seen with the seat's eyes, shows what it saw there
+                (step,) = either.replay(platform, seat=seat, from_step=hidden, to_step=hidden)[
+                    "steps"
+                ]
+                assert _events(step["events"]) == _events(record["moves"][hidden - 1]["events"])
+                assert all(e.get("hidden") for e in step["events"] if e["kind"] == "DISCARD")
+                assert "tile" in step["move"]  # the platform holds the tile
+        # the seed completes no seat's record past a face-down discard
+        played.mover.finish(either, played.last)
+        assert either.replay(played.mover.record)["verdict"] == "VALID"
+        for seat, recorder in enumerate(played.seats):
+            recorder.finish(either, played.last)
+            answer = either.replay(recorder.record, seat=seat)
+            _stops_at(answer, _first_face_down_discard(played, seat), (seed, seat))
+    assert stops > 0, "no face-down discard of another seat: the check was vacuous"
+
+
+def _stops_at(answer: Mapping[str, Any], hidden: int | None, where: object) -> None:
+    """VALID when ``hidden`` is None; else DIVERGED with MOVE_HIDDEN at step ``hidden``,
+    every step before it answered."""
+    if hidden is None:
+        assert answer["verdict"] == "VALID", (where, answer.get("divergence"))
+        return
+    divergence = answer.get("divergence", {})
+    assert answer["verdict"] == "DIVERGED", where
+    assert (divergence["step"], divergence["reason"]) == (hidden, "MOVE_HIDDEN"), where
+    assert [s["step"] for s in answer["steps"]] == list(range(hidden)), where
+
+
+def _as_written(move: Mapping[str, Any]) -> JSON:
+    """A move as a record writes it (the service's JSON form)."""
+    message = json_format.ParseDict(dict(move), pb.Move(), ignore_unknown_fields=False)
+    written: JSON = json_format.MessageToDict(message, preserving_proto_field_name=True)
+    return written
+
+
+def _events(events: Iterable[Mapping[str, Any]]) -> list[JSON]:
+    """Events as the JSON form writes them, to compare a record's with an answer's."""
+    return [
+        json_format.MessageToDict(
+            json_format.ParseDict(dict(e), pb.Event()), preserving_proto_field_name=True
+        )
+        for e in events
+    ]
 
 
 def _visible(
@@ -368,6 +487,181 @@ def test_add_copies_what_it_is_given_and_checks_it(client_module: ModuleType, re
     with pytest.raises(ValueError, match="seat 3"):
         client_module.MatchRecorder(ONE, 3, game, seat=3)
     assert len(recorder) == 1 and recorder.to_json().startswith('{"format":1,')
+
+
+def test_a_seat_record_drops_what_the_seat_saw_hidden(client_module: ModuleType, rest: Any) -> None:
+    """The rule is the events': another seat's move whose own event (its kind, its mover)
+    the seat saw hidden loses its tile, target and open pip; nothing else does."""
+    game = rest.new_game("tsair_deng", 3, seed="drops")
+    recorder = client_module.MatchRecorder("tsair_deng", 3, game, seat=0)
+    tile = {"high": 5, "low": 3}
+    discard = {"seat": 1, "kind": "DISCARD", "tile": tile}
+    recorder.add(discard, [{"kind": "DISCARD", "seat": 1, "hidden": True}])
+    # by enum numbers as proto3 JSON allows (DISCARD: 4 as a move, 9 as an event)
+    recorder.add(
+        {"seat": 2, "kind": 4, "tile": tile, "open_pip": 3},
+        [{"kind": 9, "seat": 2, "hidden": True}],
+    )
+    recorder.add(
+        {"seat": 0, "kind": "DISCARD", "tile": tile},
+        [{"kind": "DISCARD", "seat": 0, "hidden": True}],
+    )
+    recorder.add(discard, [{"kind": "DISCARD", "seat": 2, "hidden": True}])  # another's
+    recorder.add({**discard, "kind": "PLAY"}, [{"kind": "DISCARD", "seat": 1, "hidden": True}])
+    recorder.add(discard, [{"kind": "DISCARD", "seat": 1, "tile": tile}])  # seen face up
+    recorder.add({"seat": 1, "kind": "DRAW"})  # no tile to hide: no events needed
+    moves = [recorded["move"] for recorded in recorder.record["moves"]]
+    assert moves == [
+        {"seat": 1, "kind": "DISCARD"},
+        {"seat": 2, "kind": 4},
+        {"kind": "DISCARD", "tile": tile},  # its own
+        discard,
+        {**discard, "kind": "PLAY"},
+        discard,
+        {"seat": 1, "kind": "DRAW"},
+    ]
+    assert recorder.record["moves"][0]["events"] == [{"kind": "DISCARD", "seat": 1, "hidden": True}]
+    # without the events, another seat's move that names a tile cannot be judged
+    no_events: tuple[list[JSON] | None, ...] = (None, [])
+    for events in no_events:
+        with pytest.raises(ValueError, match="events"):
+            recorder.add(discard, events)
+    # the platform's record holds every tile
+    platform = client_module.MatchRecorder("tsair_deng", 3, game)
+    platform.add(discard, [{"kind": "DISCARD", "seat": 1, "hidden": True}])
+    platform.add(discard)
+    assert [m["move"] for m in platform.record["moves"]] == [discard, discard]
+    # the tables of enum numbers are the contract's
+    records_module = importlib.import_module("domino_rules_client.records")
+    shared = set(pb.MoveKind.keys()) & set(pb.Event.Kind.keys())
+    assert set(records_module._MOVE_KINDS.values()) == shared
+    assert set(records_module._EVENT_KINDS.values()) == shared
+    assert all(pb.MoveKind.Name(n) == k for n, k in records_module._MOVE_KINDS.items())
+    assert all(pb.Event.Kind.Name(n) == k for n, k in records_module._EVENT_KINDS.items())
+
+
+# ------------------------------------------------------------------ take-backs
+
+
+def _play_on(client: Any, state: str, pick: random.Random, avoid: JSON | None = None) -> JSON:
+    """A random legal move at ``state`` (another than ``avoid`` when there is one), applied:
+    the move and ``apply_move``'s answer."""
+    moves = client.get_legal_moves(state)["moves"]
+    others = [m for m in moves if m != avoid] or moves
+    move = pick.choice(others)
+    return {"move": move, "answer": client.apply_move(state, move)}
+
+
+def test_a_take_back_then_other_moves_replay_valid(client_module: ModuleType, either: Any) -> None:
+    """A person's take-back against bots: a few moves, ``undo`` of the last two, then
+    other moves from the earlier token to the end. The platform's record replays VALID
+    from its first state and from its seed, and so does a seat's once revealed."""
+    players, options = short(ONE)
+    seed = "take-back"
+    game = either.new_game(ONE, players, options=options, seed=seed)
+    recorder = client_module.MatchRecorder
+    platform = recorder(ONE, players, game, options=options)
+    seat0 = recorder(ONE, players, game, options=options, seat=0)
+    pick = random.Random(seed)
+    states: list[str] = [game["state"]]
+    moves: list[JSON] = []
+
+    def record(move: JSON, answer: JSON) -> None:
+        state = answer["state"]
+        view = either.get_view(state, seat=0)
+        platform.add(move, answer["events"], view["match_points"])
+        seat0.add(
+            move, answer["events"] if move["seat"] == 0 else view["events"], view["match_points"]
+        )
+
+    # a few moves, until two moves back the seat to act had a choice to make otherwise
+    while len(moves) < 4 or len(either.get_legal_moves(states[-3])["moves"]) < 2:
+        played = _play_on(either, states[-1], pick)
+        record(played["move"], played["answer"])
+        states.append(played["answer"]["state"])
+        moves.append(played["move"])
+    taken_back = moves[-2]
+    back = states[-3]  # the token two moves back
+    points = either.get_view(back, seat=0)["match_points"]
+    platform.undo(2, points)
+    seat0.undo(2, points)
+    assert platform.record["moves"][-1] == {"undo": 2, "match_points": points}
+    first = True
+    state = back
+    while either.get_legal_moves(state)["status"] != "MATCH_OVER":
+        played = _play_on(either, state, pick, avoid=taken_back if first else None)
+        if first:
+            assert played["move"] != taken_back, "the same move again"
+            first = False
+        record(played["move"], played["answer"])
+        state = played["answer"]["state"]
+    steps = len(platform)
+    assert len(seat0) == steps > len(moves) + 1
+
+    answer = either.replay(platform.record)
+    assert answer["verdict"] == "VALID", answer.get("divergence")
+    assert (answer["moves"], answer["status"]) == (steps, "MATCH_OVER")
+    undone = answer["steps"][len(moves) + 1]
+    assert undone["undo"] == 2 and "move" not in undone and undone["events"] == []
+    assert undone["view"] == either.get_view(back)
+    assert either.get_score(answer["state"]) == either.get_score(state)
+    # a take-back of more moves than were played: the replay refuses it too
+    forged = platform.record
+    forged["moves"][len(moves)]["undo"] = len(moves) + 1
+    divergence = either.replay(forged)["divergence"]
+    assert (divergence["step"], divergence["reason"]) == (len(moves) + 1, "BAD_UNDO")
+
+    platform.finish(either, state)
+    seat0.finish(either, state)
+    for record_, seat in ((platform.record, None), (seat0.record, 0)):
+        answer = either.replay(record_, seat=seat)
+        assert answer["verdict"] == "VALID", (seat, answer.get("divergence"))
+        assert answer["moves"] == steps
+
+
+def test_undo_takes_back_no_more_than_may_be_taken_back(
+    client_module: ModuleType, rest: Any
+) -> None:
+    game = rest.new_game(ONE, 2, seed="undo-bounds")
+    recorder = client_module.MatchRecorder(ONE, 2, game)
+    with pytest.raises(ValueError, match="undo 1: 0 moves"):
+        recorder.undo(1)  # nothing to take back yet
+    for _ in range(5):
+        recorder.add({"seat": 0, "kind": "PASS"})
+    for wrong in (0, -1, 6):
+        with pytest.raises(ValueError, match=f"undo {wrong}: 5 moves"):
+            recorder.undo(wrong)
+    for not_a_count in (True, 2.0, "2"):
+        with pytest.raises(TypeError):
+            recorder.undo(not_a_count)
+    with pytest.raises(ValueError, match="match points"):
+        recorder.undo(1, [1, 2, 3])
+    assert len(recorder) == 5  # nothing refused was recorded
+    recorder.undo(2)
+    with pytest.raises(ValueError, match="undo 4: 3 moves"):
+        recorder.undo(4)  # the moves taken back are no longer there
+    recorder.undo(3)
+    with pytest.raises(ValueError, match="undo 1: 0 moves"):
+        recorder.undo(1)
+    recorder.add({"seat": 1, "kind": "PASS"})
+    recorder.undo(1, [0, 0])
+    assert recorder.record["moves"][5:] == [
+        {"undo": 2},
+        {"undo": 3},
+        {"move": {"seat": 1, "kind": "PASS"}},
+        {"undo": 1, "match_points": [0, 0]},
+    ]
+    # at most 64 at once, and only the last 64 moves: as replay counts them
+    assert client_module.records.MAX_UNDO == 64
+    for _ in range(70):
+        recorder.add({"seat": 0, "kind": "PASS"})
+    with pytest.raises(ValueError, match="undo 65: 64 moves"):
+        recorder.undo(65)
+    recorder.undo(30)
+    with pytest.raises(ValueError, match="undo 40: 34 moves"):
+        recorder.undo(40)
+    recorder.undo(34)
+    assert len(recorder) == 5 + 4 + 70 + 2
 
 
 def test_a_tampered_record_diverges_where_it_was_changed(

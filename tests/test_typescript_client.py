@@ -18,7 +18,11 @@ package-lock.json changes); ``npm pack`` builds it (``prepack``) and packs it. T
   built-in, and the bundle plays against the REST door; the gRPC entry does not bundle so;
 - both consumers compile a program that records a match of every ruleset with
   ``MatchRecorder`` (the platform's record and seat 0's) and gets ``VALID`` from
-  ``replay`` through either door, the records being the JSON form the service writes.
+  ``replay`` through either door, the records being the JSON form the service writes;
+  seat 0's record holds no tile of another seat's face-down discard, and replays up to
+  the first of them, where it stops with ``MOVE_HIDDEN``;
+- the same program takes back two moves (``undo``) and plays other moves from the
+  earlier token: the record replays ``VALID``, and a take-back of too many is refused.
 """
 
 from __future__ import annotations
@@ -119,6 +123,7 @@ RECORD_TS = """\
 import {
   DominoRulesError,
   MatchRecorder,
+  type ApplyMoveResponse,
   type DominoRules,
   type Move,
   type Options,
@@ -181,12 +186,85 @@ export async function recordEveryRuleset(client: DominoRules, setups: Setups): P
       unseeded,
       wrongSeed,
       seed: seat0.seed,
-      mine: [mine.verdict, ...mine.steps.map((step) => step.step)],
+      mine: [mine.verdict, mine.divergence?.reason ?? null, ...mine.steps.map((step) => step.step)],
       seeded: [seeded.verdict, seeded.moves, seeded.steps[0]?.hands.length],
       platform: platform.record,
       seat0: seat0.toJSON(),
     }));
   }
+}
+
+const same = (a: Move, b: Move): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A person's take-back against bots: a few moves of One-Arm Joe, `undo` of the last two, then
+ * other moves from the earlier token to the end; the platform's record and seat 0's replayed.
+ */
+export async function takeBack(client: DominoRules, setups: Setups): Promise<void> {
+  const ruleset: RulesetId = "one_arm_joe";
+  const setup = setups[ruleset];
+  if (setup === undefined) throw new Error(`no setup for ${ruleset}`);
+  const { players } = setup;
+  const options = { [ruleset]: setup.options } as Options;
+  const seed = "ts-take-back";
+  const game = await client.newGame({ ruleset, players, options, seed });
+  const platform = new MatchRecorder({ ruleset, players, options, newGame: game });
+  const seat0 = new MatchRecorder({ ruleset, players, options, newGame: game, seat: 0 });
+  const pick = chooser(seed);
+  const states: string[] = [game.state];
+  const moves: Move[] = [];
+  const play = async (state: string, move: Move): Promise<ApplyMoveResponse> => {
+    const answer = await client.applyMove({ state, move });
+    const view = await client.getView({ state: answer.state, seat: 0 });
+    platform.add(move, answer.events, view.match_points);
+    seat0.add(move, move.seat === 0 ? answer.events : view.events, view.match_points);
+    return answer;
+  };
+  // a few moves, until two moves back the seat to act had a choice to make otherwise
+  const choice = async (state: string): Promise<boolean> =>
+    (await client.getLegalMoves({ state })).moves.length > 1;
+  while (moves.length < 4 || !(await choice(states.at(-3)!))) {
+    const state = states.at(-1)!;
+    const move = pick((await client.getLegalMoves({ state })).moves);
+    states.push((await play(state, move)).state);
+    moves.push(move);
+  }
+  const takenBack = moves.at(-2)!;
+  let state = states.at(-3)!;
+  const points = (await client.getView({ state, seat: 0 })).match_points;
+  platform.undo(2, points);
+  seat0.undo(2, points);
+  let tooMany = "accepted";
+  try {
+    platform.undo(moves.length - 1);
+  } catch (error) {
+    tooMany = error instanceof RangeError ? "refused" : String(error);
+  }
+  let other: boolean | undefined;
+  let status = "IN_PROGRESS";
+  while (status !== "MATCH_OVER") {
+    const legal = (await client.getLegalMoves({ state })).moves;
+    const choices = other === undefined ? legal.filter((move) => !same(move, takenBack)) : legal;
+    const move = pick(choices.length > 0 ? choices : legal);
+    other ??= !same(move, takenBack);
+    ({ state, status } = await play(state, move));
+  }
+  const secret = await client.replay({ record: platform.record });
+  await platform.finish(client, state);
+  await seat0.finish(client, state);
+  const seeded = await client.replay({ record: platform.record });
+  const mine = await client.replay({ record: seat0.record, seat: 0 });
+  const undone = secret.steps.filter((step) => step.undo);
+  console.log(JSON.stringify({
+    takeBack: ruleset,
+    before: moves.length,
+    steps: platform.length,
+    other,
+    tooMany,
+    verdicts: [secret.verdict, seeded.verdict, mine.verdict],
+    undone: undone.map((step) => [step.step, step.undo, step.move === undefined]),
+    platform: platform.record,
+  }));
 }
 """
 
@@ -468,7 +546,7 @@ def test_the_rest_entry_bundles_for_the_browser(
 
 def _record(consumer: Consumer, door: str, address: str) -> dict[str, dict[str, Any]]:
     """Compile and run the recording program in ``consumer`` through ``door``; its report
-    by ruleset."""
+    by ruleset, and the take-back's under ``"take-back"``."""
     (consumer.root / "record.ts").write_text(RECORD_TS)
     setups = {
         ruleset: {"players": cases.short.players, "options": dict(cases.short.options)}
@@ -476,8 +554,10 @@ def _record(consumer: Consumer, door: str, address: str) -> dict[str, dict[str, 
     }
     (consumer.root / f"record_{door}.ts").write_text(
         RECORD_ENTRY[door]
-        + 'import { recordEveryRuleset } from "./record.js";\n'
-        + f"await recordEveryRuleset(client, {json.dumps(setups)});\n"
+        + 'import { recordEveryRuleset, takeBack } from "./record.js";\n'
+        + f"const setups = {json.dumps(setups)};\n"
+        + "await recordEveryRuleset(client, setups);\n"
+        + "await takeBack(client, setups);\n"
         + ("client.close();\n" if door == "grpc" else "")
     )
     config = {
@@ -488,7 +568,7 @@ def _record(consumer: Consumer, door: str, address: str) -> dict[str, dict[str, 
     consumer.tsc("-p", "tsconfig.record.json")
     out = consumer.node(f"out/record_{door}.js", address)
     report = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    return {entry["ruleset"]: entry for entry in report}
+    return {entry.get("ruleset", "take-back"): entry for entry in report}
 
 
 def test_match_records_replay_valid_through_either_door(
@@ -496,6 +576,7 @@ def test_match_records_replay_valid_through_either_door(
 ) -> None:
     by_rest = _record(rest_consumer, "rest", servers.http_base)
     by_grpc = _record(grpc_consumer, "grpc", servers.grpc_target)
+    take_backs = [by_rest.pop("take-back"), by_grpc.pop("take-back")]
     assert set(by_rest) == {r.id for r in rules.all_rulesets()}, sorted(by_rest)
     for ruleset, entry in by_rest.items():
         seed = f"ts-record-{ruleset}"
@@ -507,16 +588,51 @@ def test_match_records_replay_valid_through_either_door(
             "BAD_RECORD",
             "refused",
         ), ruleset
-        assert entry["seed"] == seed and entry["mine"] == ["VALID", 1, 2], ruleset
+        platform, seat0 = entry["platform"], entry["seat0"]
+        # seat 0 never saw the tile of another seat's face-down discard: its record holds
+        # none, and replays up to the first of them (the platform's holds every tile)
+        hidden = _face_down_discards(seat0)
+        assert all("tile" not in seat0["moves"][step - 1]["move"] for step in hidden), ruleset
+        assert all("tile" in platform["moves"][step - 1]["move"] for step in hidden), ruleset
+        if ruleset in ("tsair_deng", "dancing_dragons"):
+            assert hidden, f"{ruleset}: no face-down discard of another seat to hide"
+        mine: list[str | int | None]
+        if hidden:
+            first = hidden[0]
+            mine = ["DIVERGED", "MOVE_HIDDEN", *(step for step in (1, 2) if step < first)]
+        else:
+            mine = ["VALID", None, 1, 2]
+        assert entry["seed"] == seed and entry["mine"] == mine, ruleset
         players = CASES[ruleset].short.players
         assert entry["seeded"] == ["VALID", entry["moves"], players], ruleset
-        platform, seat0 = entry["platform"], entry["seat0"]
         assert platform["viewpoint"] == "MOVER" and "first_state" in platform
         assert seat0["viewpoint"] == "SEAT" and "first_state" not in seat0
         assert seat0["seat"] == 0 and seat0["seed"] == platform["seed"] == seed
         for record in (platform, seat0):  # the JSON form the service writes
             assert records.to_json(records.from_json(record)) == record, ruleset
+    # a take-back, then other moves from the earlier token, replays VALID
+    for take_back in take_backs:
+        before = take_back["before"]
+        assert take_back["verdicts"] == ["VALID", "VALID", "VALID"], take_back["verdicts"]
+        assert take_back["undone"] == [[before + 1, 2, True]], take_back["undone"]
+        assert take_back["other"] is True and take_back["tooMany"] == "refused"
+        record = take_back["platform"]
+        assert record["moves"][before]["undo"] == 2 and "move" not in record["moves"][before]
+        assert len(record["moves"]) == take_back["steps"] > before + 1
+        assert records.to_json(records.from_json(record)) == record
     # the same matches, recorded alike, through the other door (tokens aside)
-    for entry in [*by_rest.values(), *by_grpc.values()]:
+    for entry in [*by_rest.values(), *by_grpc.values(), *take_backs]:
         del entry["platform"]["first_state"]
     assert by_rest == by_grpc
+    assert take_backs[0] == take_backs[1]
+
+
+def _face_down_discards(record: dict[str, Any]) -> list[int]:
+    """The steps of a seat's record that are another seat's discard: laid face down."""
+    seat = record["seat"]
+    return [
+        step
+        for step, recorded in enumerate(record.get("moves", []), 1)
+        if recorded.get("move", {}).get("kind") == "DISCARD"
+        and recorded["move"].get("seat", 0) != seat
+    ]

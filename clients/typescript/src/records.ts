@@ -13,7 +13,19 @@
  *   own moves that is `applyMove`'s answer; for another seat's move, the `events` of
  *   `getView({ state, seat: k })` right after it (the view also gives `match_points`). It
  *   never holds the first state: the seed (`reveal`, or `finish`) completes it once the
- *   match is over, and `replay` can check it from then on.
+ *   match is over, and `replay` can check it from then on. Nor does it hold what the seat
+ *   could not see: another seat's tile laid face down (a discard in some games) stays hidden
+ *   from the seat, at the hand's end too. The event of that move's own kind by its mover
+ *   comes hidden in the seat's events, and `add` keeps the move without its tile (`target`
+ *   and `open_pip` too). `replay` stops at such a move with `MOVE_HIDDEN`: to check further,
+ *   the seat compares its record with the platform's (`replay` of the platform's record with
+ *   `seat: k` answers every step as seat `k` saw it). So a seat's record takes the events
+ *   with every other seat's move that names a tile: without them it could not tell a hidden
+ *   move, and `add` refuses the move.
+ *
+ * A take-back (`undo`, `{"undo": k}` in the record) returns the match `k` moves, as a
+ * person's undo against bots does (their move and the bots' after it); the moves recorded
+ * after it go on from there.
  *
  * The record is its JSON form: proto3 JSON with the proto's field names and every field at
  * its default left out, the form the service writes itself.
@@ -37,6 +49,8 @@ import type {
 
 /** The record format written. */
 export const RECORD_FORMAT = 1;
+/** The most moves one take-back may take back (the service's limit). */
+export const MAX_UNDO = 64;
 
 /** What a `MatchRecorder` starts from: the `newGame` request's setup and its answer. */
 export interface MatchRecorderInit {
@@ -80,6 +94,28 @@ const EVENT_FIELDS: readonly (readonly [string, Kind])[] = [
   ["scores", "list"],
   ["hidden", "zero"],
 ];
+/** A move's fields that name what its mover laid: what a seat may not have seen. */
+const SECRET = ["tile", "target", "open_pip"] as const;
+// The kinds a move and an event share, by enum number, for moves and events given with
+// numbers rather than names (proto3 JSON readers take either).
+const MOVE_KINDS: Readonly<Record<number, string>> = {
+  1: "PLAY",
+  2: "DRAW",
+  3: "PASS",
+  4: "DISCARD",
+  5: "CAPTURE",
+  7: "PILE",
+  8: "NEXT_HAND",
+};
+const EVENT_KINDS: Readonly<Record<number, string>> = {
+  3: "PLAY",
+  5: "DRAW",
+  7: "PASS",
+  9: "DISCARD",
+  10: "CAPTURE",
+  11: "PILE",
+  20: "NEXT_HAND",
+};
 
 /** Builds the record of one match as it is played; `JSON.stringify(recorder)` writes it. */
 export class MatchRecorder {
@@ -96,6 +132,8 @@ export class MatchRecorder {
   private readonly deal: Json[];
   private readonly moves: RecordedMove[] = [];
   private revealed: string | undefined;
+  /** The moves a take-back may take back now, as `replay` counts them. */
+  private takeable = 0;
 
   constructor(init: MatchRecorderInit) {
     const { seat } = init;
@@ -118,7 +156,7 @@ export class MatchRecorder {
     return this.revealed;
   }
 
-  /** The moves recorded. */
+  /** The moves recorded, take-backs included: the record's steps after the deal. */
   get length(): number {
     return this.moves.length;
   }
@@ -127,6 +165,11 @@ export class MatchRecorder {
    * Record the next move, as it was applied (it names its `seat`), with the events it
    * produced as the record's viewpoint saw them and every seat's match points after it.
    * Both are optional: left out, `replay` does not check them. What is given is copied.
+   *
+   * In a seat's record, another seat's move whose own event (of the move's kind, by its
+   * mover) the seat saw hidden is kept without its tile, `target` and `open_pip`: the seat
+   * never saw them. Without the events that cannot be told, so a seat's record refuses
+   * another seat's move that names a tile without its events (it throws).
    */
   add(move: MoveInput, events?: readonly Event[] | null, matchPoints?: readonly number[] | null): void {
     const seat: unknown = (move as Json).seat;
@@ -134,15 +177,58 @@ export class MatchRecorder {
       throw new TypeError("a recorded move names its seat, as the service gave the move");
     }
     if (seat < 0 || seat >= this.players) throw new RangeError(`seat ${seat} is not at a table of ${this.players}`);
-    const recorded: Json = { move: written(move as Json, MOVE_FIELDS) };
-    if (events && events.length > 0) recorded.events = events.map((event) => written(event, EVENT_FIELDS));
-    if (matchPoints && matchPoints.length > 0) {
-      if (matchPoints.length !== this.players || !matchPoints.every(Number.isInteger)) {
-        throw new RangeError(`match points are ${this.players} numbers, one per seat`);
+    const writtenMove = written(move as Json, MOVE_FIELDS);
+    const writtenEvents = (events ?? []).map((event) => written(event, EVENT_FIELDS));
+    const points = this.matchPoints(matchPoints);
+    if (this.seat !== undefined && seat !== this.seat) {
+      if (writtenEvents.length === 0 && SECRET.some((name) => name in writtenMove)) {
+        throw new Error(
+          `seat ${seat}'s move is recorded in seat ${this.seat}'s record with the events that seat saw ` +
+            "of it: without them a tile it never saw (one laid face down) could be written",
+        );
       }
-      recorded.match_points = [...matchPoints];
+      if (hidden(writtenMove, writtenEvents)) for (const name of SECRET) delete writtenMove[name];
     }
+    const recorded: Json = { move: writtenMove };
+    if (writtenEvents.length > 0) recorded.events = writtenEvents;
+    if (points.length > 0) recorded.match_points = points;
     this.moves.push(recorded as RecordedMove);
+    this.takeable = Math.min(this.takeable + 1, MAX_UNDO);
+  }
+
+  /**
+   * Record a take-back: the match goes back `count` moves (a person's last move against
+   * bots, and the bots' moves after it), and the next move recorded is played from there.
+   * `matchPoints` are every seat's after it (optional, as with `add`).
+   *
+   * Throws (`RangeError`) unless `count` is at least 1 and at most the moves that may be
+   * taken back: those recorded less those taken back already, counted as `replay` counts
+   * them (it keeps the match before each of the last `MAX_UNDO` moves only, and a take-back
+   * uses up those it goes back over).
+   */
+  undo(count: number, matchPoints?: readonly number[] | null): void {
+    if (typeof count !== "number" || !Number.isInteger(count)) {
+      throw new TypeError("a take-back's count is a whole number of moves");
+    }
+    if (count < 1 || count > this.takeable) {
+      throw new RangeError(
+        `undo ${count}: ${this.takeable} moves at most may be taken back here ` +
+          `(those recorded, less those taken back, and at most ${MAX_UNDO})`,
+      );
+    }
+    const recorded: Json = { undo: count };
+    const points = this.matchPoints(matchPoints);
+    if (points.length > 0) recorded.match_points = points;
+    this.moves.push(recorded as RecordedMove);
+    this.takeable -= count;
+  }
+
+  private matchPoints(matchPoints: readonly number[] | null | undefined): number[] {
+    if (!matchPoints || matchPoints.length === 0) return [];
+    if (matchPoints.length !== this.players || !matchPoints.every(Number.isInteger)) {
+      throw new RangeError(`match points are ${this.players} numbers, one per seat`);
+    }
+    return [...matchPoints];
   }
 
   /**
@@ -220,6 +306,28 @@ function writtenOptions(options: Options): Json {
     out[name] = own;
   }
   return out;
+}
+
+/** An enum's name, given by name or number; `undefined` for one a move and an event do not share. */
+function kindName(value: unknown, byNumber: Readonly<Record<number, string>>): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return byNumber[value];
+  return undefined;
+}
+
+/**
+ * Whether the move's own event (of the move's kind, by its mover) is hidden among `events`,
+ * as the record's seat saw them: the seat never saw what the move laid.
+ */
+function hidden(move: Json, events: readonly Json[]): boolean {
+  const kind = kindName(move.kind, MOVE_KINDS);
+  const seat = move.seat ?? 0; // the JSON form leaves seat 0 out
+  return (
+    kind !== undefined &&
+    events.some(
+      (event) => event.hidden === true && event.seat === seat && kindName(event.kind, EVENT_KINDS) === kind,
+    )
+  );
 }
 
 function tile(value: unknown): Json {

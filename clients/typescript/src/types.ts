@@ -45,16 +45,29 @@ export type ReplayResponse = Schemas["ReplayResponse"];
  * `MatchRecorder` writes one; `replay` checks one.
  */
 export type MatchRecord = Schemas["MatchRecord"];
-/** One move of a record: the move (with its seat) and, optionally, its events and match points. */
+/**
+ * One move of a record: the move (with its seat) and, optionally, its events and match points;
+ * or a take-back, `{ undo: k }` (no move, no events): the match goes back `k` moves.
+ */
 export type RecordedMove = Schemas["RecordedMove"];
 /** Whose eyes a record's events were seen with (`MOVER`: each move's mover; `SEAT`: one seat). */
 export type Viewpoint = Schemas["MatchRecord.Viewpoint"];
-/** One step of a replay: the deal (step 0) or the n-th move, and the table after it. */
+/**
+ * One step of a replay: the deal (step 0), the n-th move, or a take-back (`undo`: the moves it
+ * took back, and no move), and the table after it.
+ */
 export type ReplayStep = Schemas["ReplayStep"];
-/** A seat's tiles (a replay shows every hand once the record holds the seed). */
+/**
+ * A seat's tiles: a replay shows every hand once the record holds the seed, and a view's
+ * `shown_hands` every seat's tiles left in hand once the hand is over.
+ */
 export type SeatHand = Schemas["SeatHand"];
 /** Where and why a record parts from the match its seed (or first state) deals. */
 export type Divergence = Schemas["Divergence"];
+/**
+ * Why a record parts from its match: `MOVE_HIDDEN` is a seat's record stopping at another
+ * seat's face-down move (kept without its tile), `BAD_UNDO` a take-back it could not make.
+ */
 export type DivergenceReason = Schemas["Divergence.Reason"];
 export type Verdict = Schemas["ReplayResponse.Verdict"];
 
@@ -86,6 +99,18 @@ export type ResponseOf<Op extends Rpc> = Json<operations[Op]["responses"][200]>;
 type Assert<T extends true> = T;
 export type LegalMovesGoBackUnchanged = Assert<
   [Move, NonNullable<SuggestMoveResponse["move"]>] extends [MoveInput, MoveInput] ? true : false
+>;
+// A record's take-backs and hidden moves, and the hands a view turns up, are in the types.
+type Has<T, K extends PropertyKey> = K extends keyof T ? true : false;
+export type RecordsKnowTakeBacksAndHiddenMoves = Assert<
+  [
+    Has<RecordedMove, "undo">,
+    Has<ReplayStep, "undo">,
+    Has<GetViewResponse, "shown_hands">,
+    "MOVE_HIDDEN" | "BAD_UNDO" extends DivergenceReason ? true : false,
+  ] extends [true, true, true, true]
+    ? true
+    : false
 >;
 
 /** Per-call settings, on both doors. */

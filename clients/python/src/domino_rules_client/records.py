@@ -31,6 +31,20 @@ Two kinds of record:
   :meth:`MatchRecorder.finish`) completes it once the match is over, and ``replay`` can
   check it from then on.
 
+  Nor does it hold what the seat could not see. Another seat's tile laid face down (a
+  discard in some games) stays hidden from the seat, at the hand's end too: the event of
+  that move's own kind by its mover comes hidden in the seat's events, and
+  :meth:`MatchRecorder.add` then keeps the move without its tile (``target`` and
+  ``open_pip`` too). ``replay`` stops at such a move with ``MOVE_HIDDEN``: to check
+  further, the seat compares its record with the platform's (``replay`` of the platform's
+  record with ``seat=k`` answers every step as seat ``k`` saw it). So a seat's record
+  takes the events with every other seat's move that names a tile: without them it could
+  not tell a hidden move, and ``add`` refuses the move.
+
+A take-back (:meth:`MatchRecorder.undo`, ``{"undo": k}`` in the record) returns the match
+``k`` moves, as a person's undo against bots does (their move and the bots' after it);
+the moves recorded after it go on from there.
+
 The record is its JSON form (:attr:`MatchRecorder.record`, :meth:`MatchRecorder.to_json`):
 proto3 JSON with the proto's field names and every field at its default left out, the
 form the service writes itself.
@@ -47,10 +61,12 @@ from typing import Any, Literal
 from ._base import BaseClient, wrap_options
 from .types import GetScoreResponse, MatchRecord, RecordedMove, Viewpoint
 
-__all__ = ["FORMAT", "MatchRecorder"]
+__all__ = ["FORMAT", "MAX_UNDO", "MatchRecorder"]
 
 #: The record format written.
 FORMAT = 1
+#: The most moves one take-back may take back (the service's limit).
+MAX_UNDO = 64
 
 JSON = dict[str, Any]
 
@@ -81,6 +97,28 @@ _EVENT: tuple[tuple[str, _Kind], ...] = (
     ("scores", "list"),
     ("hidden", "zero"),
 )
+#: A move's fields that name what its mover laid: what a seat may not have seen.
+_SECRET = ("tile", "target", "open_pip")
+# The kinds a move and an event share, by enum number, for moves and events given with
+# numbers rather than names (proto3 JSON readers take either).
+_MOVE_KINDS = {
+    1: "PLAY",
+    2: "DRAW",
+    3: "PASS",
+    4: "DISCARD",
+    5: "CAPTURE",
+    7: "PILE",
+    8: "NEXT_HAND",
+}
+_EVENT_KINDS = {
+    3: "PLAY",
+    5: "DRAW",
+    7: "PASS",
+    9: "DISCARD",
+    10: "CAPTURE",
+    11: "PILE",
+    20: "NEXT_HAND",
+}
 
 
 class MatchRecorder:
@@ -118,6 +156,7 @@ class MatchRecorder:
         self._deal = [_written(event, _EVENT) for event in new_game.get("events", ())]
         self._moves: list[RecordedMove] = []
         self._seed: str | None = None
+        self._takeable = 0  # the moves a take-back may take back now, as replay counts them
 
     def __repr__(self) -> str:
         return (
@@ -126,7 +165,7 @@ class MatchRecorder:
         )
 
     def __len__(self) -> int:
-        """The moves recorded."""
+        """The moves recorded, take-backs included: the record's steps after the deal."""
         return len(self._moves)
 
     @property
@@ -153,24 +192,71 @@ class MatchRecorder:
         """Record the next move, as it was applied (it names its ``seat``), with the events
         it produced as the record's viewpoint saw them and every seat's match points after
         it. Both are optional: left out, they are not checked by ``replay``. What is given
-        is copied."""
+        is copied.
+
+        In a seat's record, another seat's move whose own event (of the move's kind, by
+        its mover) the seat saw hidden is kept without its tile, ``target`` and
+        ``open_pip``: the seat never saw them. Without the events that cannot be told, so
+        a seat's record refuses another seat's move that names a tile without its events
+        (``ValueError``)."""
         seat = move.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise ValueError("a recorded move names its seat, as the service gave the move")
         if not 0 <= seat < self._players:
             raise ValueError(f"seat {seat} is not at a table of {self._players}")
-        recorded: RecordedMove = {"move": _written(move, _MOVE)}
+        written_move = _written(move, _MOVE)
         written = [_written(event, _EVENT) for event in events or ()]
+        points = self._match_points(match_points)
+        if self._seat is not None and seat != self._seat:
+            if not written and any(name in written_move for name in _SECRET):
+                raise ValueError(
+                    f"seat {seat}'s move is recorded in seat {self._seat}'s record with the "
+                    "events that seat saw of it: without them a tile it never saw (one laid "
+                    "face down) could be written"
+                )
+            if _hidden(written_move, written):
+                for name in _SECRET:
+                    written_move.pop(name, None)
+        recorded: RecordedMove = {"move": written_move}
         if written:
             recorded["events"] = written
-        points = list(match_points or ())
         if points:
-            if len(points) != self._players or not all(
-                isinstance(p, int) and not isinstance(p, bool) for p in points
-            ):
-                raise ValueError(f"match points are {self._players} numbers, one per seat")
             recorded["match_points"] = points
         self._moves.append(recorded)
+        self._takeable = min(self._takeable + 1, MAX_UNDO)
+
+    def undo(self, count: int, match_points: Iterable[int] | None = None) -> None:
+        """Record a take-back: the match goes back ``count`` moves (a person's last move
+        against bots, and the bots' moves after it), and the next move recorded is played
+        from there. ``match_points`` are every seat's after it (optional, as with
+        :meth:`add`).
+
+        ``ValueError`` unless ``count`` is at least 1 and at most the moves that may be
+        taken back: those recorded less those taken back already, counted as ``replay``
+        counts them (it keeps the match before each of the last :data:`MAX_UNDO` moves
+        only, and a take-back uses up those it goes back over)."""
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise TypeError(f"a take-back's count is a number of moves, not {type(count).__name__}")
+        if not 1 <= count <= self._takeable:
+            raise ValueError(
+                f"undo {count}: {self._takeable} moves at most may be taken back here "
+                f"(those recorded, less those taken back, and at most {MAX_UNDO})"
+            )
+        recorded: RecordedMove = {"undo": count}
+        points = self._match_points(match_points)
+        if points:
+            recorded["match_points"] = points
+        self._moves.append(recorded)
+        self._takeable -= count
+
+    def _match_points(self, match_points: Iterable[int] | None) -> list[int]:
+        points = list(match_points or ())
+        if points and (
+            len(points) != self._players
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
+        ):
+            raise ValueError(f"match points are {self._players} numbers, one per seat")
+        return points
 
     def reveal(self, seed: str) -> None:
         """Add the seed (``get_score`` answers it once the match is over). ``ValueError``
@@ -272,6 +358,29 @@ def _written(message: Mapping[str, Any], fields: tuple[tuple[str, _Kind], ...]) 
         if name not in known and value is not None:
             out[name] = copy.deepcopy(value)
     return out
+
+
+def _hidden(move: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether the move's own event (of the move's kind, by its mover) is hidden among
+    ``events``, as the record's seat saw them: the seat never saw what the move laid."""
+    kind = _kind(move.get("kind"), _MOVE_KINDS)
+    seat = move.get("seat", 0)  # the JSON form leaves seat 0 out
+    return kind is not None and any(
+        event.get("hidden") is True
+        and event.get("seat") == seat
+        and _kind(event.get("kind"), _EVENT_KINDS) == kind
+        for event in events
+    )
+
+
+def _kind(value: Any, by_number: Mapping[int, str]) -> str | None:
+    """An enum's name, given by name or number; ``None`` for one a move and an event do
+    not share."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return by_number.get(value)
+    return None
 
 
 def _tile(tile: Mapping[str, Any]) -> JSON:
