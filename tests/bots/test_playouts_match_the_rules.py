@@ -12,14 +12,15 @@ the rules' side, the playout's own inlined scoring on the other) to the end of t
 
 The fast playout returns only the hand's points, so what it decides along the way is
 read while it runs (:class:`_Probe`: a trace on its ``play`` function that reads its
-locals at a few lines, found by their text, and at the calls of its inner functions).
+locals at a few lines, found by their text, at the calls of its inner functions, and at
+lines of the kernel functions it calls, such as ``line_play``).
 At every step both must agree on:
 
 * the seat to act;
 * the legal moves, as far as the playout lists them: all of them in One Arm Joe,
-  Throw-up and Tiu U (in the order of ``legal_moves``, which breaks the heuristic's ties);
-  in Tsair Deng the plays, and the discards when it had no play (a play always scores
-  above a discard, so it never lists them then);
+  Throw-up, Tiu U and Block (in the order of ``legal_moves``, which breaks the
+  heuristic's ties); in Tsair Deng the plays, and the discards when it had no play (a
+  play always scores above a discard, so it never lists them then);
 * the move chosen;
 
 and at the end the hand must end at the same step, with the same points as
@@ -43,8 +44,9 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.bots.dealing import GameBot, Rollouts
-from domino_rules.bots.playout import Step, random_match
+from domino_rules.bots.playout import Step, line_play, random_match
 from domino_rules.bots.worlds import bot_for, sample_world
+from domino_rules.games.block import bot as block
 from domino_rules.games.one_arm_joe import bot as one_arm_joe
 from domino_rules.games.throw_up import bot as throw_up
 from domino_rules.games.tiu_u import bot as tiu_u
@@ -55,6 +57,26 @@ AnyMatch = Match[Any, Any]
 
 #: Per ruleset: (players, options) of the random matches the positions come from.
 SETUPS: dict[str, tuple[tuple[int, dict[str, Any]], ...]] = {
+    "block": (
+        (2, {"target_score": 0}),
+        (3, {"target_score": 0, "draw": True}),
+        (4, {"partnership": True, "scoring": "OTHERS_MINUS_OWN"}),
+        (4, {"partnership": True, "draw": True, "target_score": 0, "domino_wins": False}),
+        (
+            4,
+            {
+                "target_score": 60,
+                "draw": True,
+                "boneyard_keep": 2,
+                "first_lead": "ANY_TILE",
+                "next_lead": "WINNER",
+                "domino_wins": False,
+                "scoring": "ALL_PIPS",
+            },
+        ),
+        (5, {"target_score": 0, "set_max_pip": 9, "draw": True, "next_lead": "NEXT_SEAT"}),
+        (7, {"target_score": 0, "set_max_pip": 12, "hand_size": 8, "draw": True}),
+    ),
     "one_arm_joe": (
         (2, {"target_score": 0}),
         (3, {"target_score": 40, "lead_double_bonus": True, "scoring": "OTHERS_MINUS_OWN"}),
@@ -171,6 +193,8 @@ class _Probe:
 
     playouts: type[Rollouts]
     lines: dict[str, Handler] = field(default_factory=dict)
+    #: Lines of other functions the playout calls (the kernel's), by function and text.
+    kernel_lines: dict[tuple[Callable[..., Any], str], Handler] = field(default_factory=dict)
     calls: dict[str, Handler] = field(default_factory=dict)
     returns: dict[str, Callable[[FrameType, Any], None]] = field(default_factory=dict)
     decisions: list[Decision] = field(default_factory=list)
@@ -183,11 +207,13 @@ class _Probe:
     def prepare(self) -> None:
         """Find the lines and inner functions the handlers name (once they are all set)."""
         play, inner = self.playouts.play, self.code
-        self.at_line: dict[int, Handler] = {}
-        for text, handler in self.lines.items():
-            found = _line_numbers(play).get(text, [])
-            assert len(found) == 1, f"{self.playouts.__module__}: {len(found)} lines {text!r}"
-            self.at_line[found[0]] = handler
+        self.at_line: dict[tuple[types.CodeType, int], Handler] = {}
+        wanted = [((play, text), handler) for text, handler in self.lines.items()]
+        for (function, text), handler in [*wanted, *self.kernel_lines.items()]:
+            found = _line_numbers(function).get(text, [])
+            assert len(found) == 1, f"{function.__qualname__}: {len(found)} lines {text!r}"
+            self.at_line[function.__code__, found[0]] = handler
+        self.traced = {code for code, _ in self.at_line}
         self.at_call = {inner[name]: h for name, h in self.calls.items()}
         self.at_return = {inner[name]: h for name, h in self.returns.items()}
 
@@ -199,24 +225,24 @@ class _Probe:
     def run(self, fast: Rollouts, move: Move) -> tuple[int, ...]:
         """``fast.play(move)`` under the trace."""
         self.prepare()
-        at_line, at_call, at_return, play_code = (
+        at_line, at_call, at_return, traced = (
             self.at_line,
             self.at_call,
             self.at_return,
-            self.play_code,
+            self.traced,
         )
 
         def on_line(frame: FrameType, event: str, arg: Any) -> Any:
             if event == "line":
-                handler = at_line.get(frame.f_lineno)
+                handler = at_line.get((frame.f_code, frame.f_lineno))
                 if handler is not None:
                     handler(frame)
             return on_line
 
         def on_call(frame: FrameType, event: str, arg: Any) -> Any:
             code = frame.f_code
-            if code is play_code:
-                return on_line if at_line else None
+            if code in traced:
+                return on_line
             handler = at_call.get(code)
             if handler is not None:
                 handler(frame)
@@ -410,7 +436,59 @@ def tiu_u_probe(may_decline: bool) -> _Probe:
     return probe
 
 
+def _line_probe(
+    playouts: type[Rollouts], decide: Callable[[FrameType, list[Move]], None]
+) -> _Probe:
+    """A probe of a game laid on a two-ended line: ``play`` applies each move at the top
+    of its loop (``kind``, ``tile`` and ``end``; the first is the move given, not chosen),
+    where ``decide`` sees it with the plays ``line_play`` listed since the last one.
+    ``line_play`` lists each tile that fits once, where it reads its weight: at the left
+    end, the right end or both, as its halves show."""
+    probe = _Probe(playouts)
+    listed: list[tuple[Tile, End]] = []
+    started = [False]
+
+    def listing(frame: FrameType) -> None:
+        local = frame.f_locals
+        tile, halves = _tile(local["tile"]), local["halves"]
+        if halves & local["at_left"]:
+            listed.append((tile, End.LEFT))
+        if halves & local["at_right"]:
+            listed.append((tile, End.RIGHT))
+
+    def move(frame: FrameType) -> None:
+        if started[0]:
+            seat = frame.f_locals["seat"]
+            decide(frame, [Move(seat, MoveKind.PLAY, tile, end=end) for tile, end in listed])
+        started[0] = True
+        listed.clear()
+
+    probe.lines["if kind is _PLAY:"] = move
+    probe.kernel_lines[line_play, "score = weight[tile]"] = listing
+    return probe
+
+
+def block_probe() -> _Probe:
+    """Each move where ``play`` applies it; a draw or a pass is the only move when
+    ``line_play`` listed no play."""
+
+    def decide(frame: FrameType, plays: list[Move]) -> None:
+        local = frame.f_locals
+        seat, kind = local["seat"], local["kind"]
+        if kind is MoveKind.PLAY:
+            chosen = Move(seat, kind, _tile(local["tile"]), end=local["end"])
+        else:
+            assert not plays, f"{kind} with plays listed"
+            chosen = Move(seat, kind)
+        probe.decisions.append(Decision(seat, tuple(plays) or (chosen,), chosen))
+
+    probe = _line_probe(block._Playouts, decide)
+    return probe
+
+
 def probe_for(ruleset_id: str, options: Any) -> _Probe:
+    if ruleset_id == "block":
+        return block_probe()
     if ruleset_id == "one_arm_joe":
         return one_arm_joe_probe()
     if ruleset_id == "throw_up":
