@@ -19,8 +19,8 @@ At every step both must agree on:
 * the seat to act;
 * the legal moves, as far as the playout lists them: all of them in One Arm Joe,
   Throw-up, Tiu U and Block (in the order of ``legal_moves``, which breaks the
-  heuristic's ties); in Tsair Deng the plays, and the discards when it had no play (a
-  play always scores above a discard, so it never lists them then);
+  heuristic's ties); in Tsair Deng and Dancing Dragons the plays, and the discards when
+  it had no play (a play always scores above a discard, so it never lists them then);
 * the move chosen;
 
 and at the end the hand must end at the same step, with the same points as
@@ -47,6 +47,7 @@ from domino_rules.bots.dealing import GameBot, Rollouts
 from domino_rules.bots.playout import Step, line_play, random_match
 from domino_rules.bots.worlds import bot_for, sample_world
 from domino_rules.games.block import bot as block
+from domino_rules.games.dancing_dragons import bot as dancing_dragons
 from domino_rules.games.one_arm_joe import bot as one_arm_joe
 from domino_rules.games.throw_up import bot as throw_up
 from domino_rules.games.tiu_u import bot as tiu_u
@@ -76,6 +77,13 @@ SETUPS: dict[str, tuple[tuple[int, dict[str, Any]], ...]] = {
         ),
         (5, {"target_score": 0, "set_max_pip": 9, "draw": True, "next_lead": "NEXT_SEAT"}),
         (7, {"target_score": 0, "set_max_pip": 12, "hand_size": 8, "draw": True}),
+    ),
+    "dancing_dragons": (
+        (2, {"hands": 1}),
+        (3, {"hands": 2, "must_play_if_able": False}),
+        (4, {"hands": 1}),
+        (2, {"target_score": 60, "must_play_if_able": False}),
+        (3, {"hands": 1}),
     ),
     "one_arm_joe": (
         (2, {"target_score": 0}),
@@ -486,9 +494,38 @@ def block_probe() -> _Probe:
     return probe
 
 
+def dancing_dragons_probe() -> _Probe:
+    """Each move where ``play`` applies it, the plays ``line_play`` listed; with none, the
+    discards are every tile of the hand (one of each), where ``play`` starts to look for
+    the lightest."""
+    discards: list[int] = []
+
+    def decide(frame: FrameType, plays: list[Move]) -> None:
+        local = frame.f_locals
+        seat, kind, tile = local["seat"], local["kind"], _tile(local["tile"])
+        kinds = frozenset((MoveKind.PLAY,))
+        if kind is MoveKind.PLAY:
+            chosen = Move(seat, kind, tile, end=local["end"])
+        else:
+            chosen = Move(seat, kind, tile)
+            kinds |= {MoveKind.DISCARD}
+        legal = (*plays, *(Move(seat, MoveKind.DISCARD, _tile(t)) for t in discards))
+        discards.clear()
+        probe.decisions.append(Decision(seat, legal, chosen, kinds))
+
+    def discarding(frame: FrameType) -> None:
+        discards.extend(sorted(set(frame.f_locals["hand"])))
+
+    probe = _line_probe(dancing_dragons._Playouts, decide)
+    probe.lines["kind, tile, lightest = MoveKind.DISCARD, hand[0], 99"] = discarding
+    return probe
+
+
 def probe_for(ruleset_id: str, options: Any) -> _Probe:
     if ruleset_id == "block":
         return block_probe()
+    if ruleset_id == "dancing_dragons":
+        return dancing_dragons_probe()
     if ruleset_id == "one_arm_joe":
         return one_arm_joe_probe()
     if ruleset_id == "throw_up":
