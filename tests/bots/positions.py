@@ -24,6 +24,16 @@ __all__ = ["SETUPS", "Position", "positions", "shuffled_hidden"]
 
 #: Per ruleset: (players, options) of the matches the bot tests play.
 SETUPS: dict[str, tuple[tuple[int, dict[str, Any]], ...]] = {
+    "block": (
+        (2, {"target_score": 0}),
+        (3, {"target_score": 0, "draw": True}),
+        (4, {"target_score": 0, "partnership": True}),
+    ),
+    "dancing_dragons": (
+        (2, {"hands": 1}),
+        (3, {"hands": 2, "must_play_if_able": False}),
+        (4, {"hands": 1}),
+    ),
     "one_arm_joe": (
         (2, {"target_score": 0}),
         (3, {"target_score": 30, "lead_double_bonus": True}),
@@ -84,6 +94,8 @@ def positions(ruleset_id: str, *, matches: int, prefix: str = "bots") -> Iterato
 #: is kept sorted (a per-seat field is hidden for every other seat).
 _HIDDEN: dict[str, tuple[tuple[str, bool, bool], ...]] = {
     # (field, per seat, sorted)
+    "block": (("hands", True, True), ("boneyard", False, False)),
+    "dancing_dragons": (("hands", True, True), ("discards", True, False), ("unused", False, True)),
     "one_arm_joe": (("hands", True, True), ("boneyard", False, False)),
     "tsair_deng": (("hands", True, True), ("discards", True, False), ("unused", False, True)),
     "tiu_u": (("hands", True, True), ("woodpile", False, False)),

@@ -6,8 +6,10 @@ seat's number of tiles (a partner's too: its tiles stay hidden) and the boneyard
 **Worlds.** The tiles the seat cannot see (the set less its hand and the line) are dealt
 at random to the other hands, at the sizes the view shows, and to the boneyard. Before a
 ``HIGHEST_DOUBLE`` lead the seat to act leads the highest-ranked tile dealt, so no other
-hand may hold a higher one. A seat's passes and draws are not inferred from (the view
-holds the last move's events only, and the ends have moved since).
+hand may hold a higher one. The hand goes on ``[BLK-9]``: when nothing more may be drawn
+and no tile of the seat's own fits the line, another hand holds one that does. A seat's
+passes and draws are not inferred from (the view holds the last move's events only, and
+the ends have moved since).
 
 **GREEDY**: of the tiles that fit, the heaviest (a double first of equal weights), then
 the one that leaves the seat the most tiles that fit the new ends. A forced ``DRAW`` or
@@ -70,11 +72,19 @@ class BlockBot(GameBot):
                 return lambda tile: rank(tile) < top
 
             allows = below
-        dealt = deal_hands(view, players, pool, rng, allows)
+        left = max(0, view.stock - options.boneyard_keep) if options.draw else 0
+        ends = {table.left_end, table.right_end} if table.line else set()
+        accept = None
+        if ends and not left and not any(t.high in ends or t.low in ends for t in view.hand):
+            # [BLK-9] not blocked: another hand holds a tile that fits
+
+            def accept(parts: list[list[Tile]]) -> bool:
+                return any(t.high in ends or t.low in ends for part in parts[:-1] for t in part)
+
+        dealt = deal_hands(view, players, pool, rng, allows, accept)
         if dealt is None or view.to_act is None:
             return None
         hands, boneyard = dealt
-        left = max(0, len(boneyard) - options.boneyard_keep) if options.draw else 0
         last = None if not table.line else table.leader
         return BlockHandState(
             hands, boneyard, table.line, view.to_act, table.leader, any_lead, left, last
