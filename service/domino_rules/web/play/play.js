@@ -1037,6 +1037,9 @@ const lineBudget = () => (narrow() ? 170 : 270);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 /** Whether the scene drawn is the match being played (not a step of a replay). */
 const live = () => shown === null;
+/** How much the table gives up for the hand and the moves to fit the window: 0 nothing,
+ * 1 a line shows only its ends, 2 the moves since the person's are told in one line. */
+let squeeze = 0;
 
 function render() {
   if (!game || !game.view) return;
@@ -1059,6 +1062,7 @@ function render() {
   renderHint();
   renderResult();
   renderLog();
+  fitTheWindow();
   ui.abandon.hidden = over;
   if (over) ui.abandonConfirm.hidden = true;
   animateArrival();
@@ -1076,6 +1080,18 @@ function render() {
       ? $("rematch")
       : ui.game.querySelector("#prompt [data-move], #hand [data-move], #actions [data-move]");
     if (first && first !== focused) first.focus();
+  }
+}
+
+/** Where the hand or its moves end below the window (the page at its top), draw the
+ * table smaller until they fit, as far as it goes. */
+function fitTheWindow() {
+  const bottom = () => Math.max(ui.hand.getBoundingClientRect().bottom, ui.actions.getBoundingClientRect().bottom) + window.scrollY;
+  squeeze = 0;
+  while (squeeze < 2 && bottom() > window.innerHeight) {
+    squeeze += 1;
+    renderLastMove();
+    renderTable();
   }
 }
 
@@ -1199,7 +1215,7 @@ function sinceYourMove() {
 }
 
 function renderLastMove() {
-  const entries = sinceYourMove();
+  const entries = squeeze >= 2 ? sinceYourMove().slice(-1) : sinceYourMove();
   ui.lastMove.hidden = !entries.length;
   if (!entries.length) {
     ui.lastMove.replaceChildren();
@@ -1261,7 +1277,8 @@ function chainParts(chain, { marks, last, ends, head, tail, label, whole }) {
   const width = tableWidth();
   const size = lineSize(width);
   const drawn = snakeSvg(chain, { width, size, red: red(), marks, last, ends, label });
-  if (!live() || chain.length <= head + tail || Number(drawn.getAttribute("height")) <= lineBudget()) {
+  const fits = Number(drawn.getAttribute("height")) <= lineBudget() && squeeze === 0;
+  if (!live() || chain.length <= head + tail || fits) {
     return { main: [h("div", { class: "line-box" }, drawn)], more: [] };
   }
   const part = (from, to) => {
@@ -1474,7 +1491,7 @@ function lineTable(view, table) {
   }
   const rest = [];
   if (view.stock > 0) rest.push(`Boneyard: ${plural(view.stock, "tile")}`);
-  if (table.idle_rounds !== undefined) rest.push(`Rounds with no tile laid: ${table.idle_rounds} (two end the hand)`);
+  if (table.idle_rounds !== undefined) rest.push(`Rounds with nothing laid: ${table.idle_rounds} of 2`);
   if (rest.length) facts.push(`${facts.length ? " · " : ""}${rest.join(" · ")}`);
   if (facts.length) main.push(h("p", { class: "facts" }, ...facts));
   if (!table.line.length) {
@@ -2222,7 +2239,7 @@ let resizeTimer = null;
 window.addEventListener("resize", () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
-    if (game && game.view) renderTable();
+    if (game && game.view) render();
     if (viewer && !ui.replay.hidden) renderReplayStep();
   }, 150);
 });
