@@ -36,7 +36,7 @@ def set_viewport(driver: Chrome, width: int, height: int) -> None:
     def inner() -> list[int]:
         return list(driver.execute_script("return [innerWidth, innerHeight]"))
 
-    def resized(before: list[int]) -> bool:
+    def resized(before: list[int], _: Chrome) -> bool:
         return inner() != before
 
     for _ in range(10):

@@ -2239,7 +2239,13 @@ let resizeTimer = null;
 window.addEventListener("resize", () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => {
-    if (game && game.view) render();
+    if (game && game.view) {
+      // the table only: the hand's buttons stay the ones the person may be pressing
+      squeeze = 0;
+      renderLastMove();
+      renderTable();
+      fitTheWindow();
+    }
     if (viewer && !ui.replay.hidden) renderReplayStep();
   }, 150);
 });
