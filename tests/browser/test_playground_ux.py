@@ -10,7 +10,7 @@
   is a live region, and the focus is on the first legal move whenever the turn comes back;
 - a hand's end shows how it was decided (the service's reason), every hand and a running
   table of scores; the match's end offers Rematch, which deals the same match again with a
-  new seed;
+  new seed, and New match, the form set as the match was;
 - a reload resumes the same token, and the match can be abandoned; Undo restores the hand
   before the person's move and the record holds the take-back; a laid tile slides in,
   except with prefers-reduced-motion;
@@ -434,6 +434,16 @@ def test_undo_restores_the_hand_and_the_record_holds_the_take_back(
     page.play_to_the_end(rng)
     record = page.record()
     assert record["seed"] == "take it back" and {"undo": taken} in record["moves"]
+
+    # New match: the form again, set as this match was; nothing kept for a reload
+    page.by_id("new-match").click()
+    page.wait(lambda _: not page.by_id("game").is_displayed(), "the form")
+    assert page.state() is None and page.saved_match() is None
+    assert page.by_id("setup-box").get_attribute("open") is not None
+    assert page.by_id("ruleset").get_attribute("value") == "block"
+    assert page.by_id("option-draw").is_selected()
+    assert page.by_id("players").get_attribute("value") == "3"
+    assert browser.switch_to.active_element == page.by_id("ruleset")
     status, answer = post(servers, "/v1/records:replay", {"record": record})
     if status == 400 and "undo" in json.dumps(answer):
         pytest.skip(f"the service does not replay a record's take-back yet: {answer['message']}")
