@@ -77,6 +77,7 @@ Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))).t
   const last = document.getElementById("last-move");
   if (shown(last)) boxes.push(["the last move", box(last)]);
   const tiles = faces(document.getElementById("hand")).map((s) => ["a hand tile", ...s]);
+  for (const b of moves) tiles.push(...faces(b).map((s) => ["a tile on a move's button", ...s]));
   for (const e of ends) {
     tiles.push(...faces(e).map((s) => [`an open-end tile (${e.dataset.openEnd})`, ...s]));
   }

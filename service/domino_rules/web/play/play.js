@@ -1032,6 +1032,8 @@ const narrow = () => window.innerWidth < 640;
 /** The side of a tile's half in the hand and on the table. */
 const handSize = () => (narrow() ? 33 : 36);
 const tableSize = () => (narrow() ? 33 : 34);
+/** The side of a tile's half on a button or in the prompt (lying across). */
+const buttonTile = () => (narrow() ? 33 : 20);
 /** The tallest a line is drawn whole above the hand; a longer one shows its ends. */
 const lineBudget = () => (narrow() ? 170 : 270);
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -1646,7 +1648,7 @@ function renderHand(waiting) {
       const pile = isPile(move.target) && sameTile(move.target, move.tile);
       actions.push(moveButton(move, [
         h("span", { text: pile ? "Catch the pile" : "Catch" }),
-        tileSvg(move.target.high, move.target.low, { size: 16, across: true, red: red() }),
+        tileSvg(move.target.high, move.target.low, { size: buttonTile(), across: true, red: red() }),
       ], "with-tile"));
     } else {
       actions.push(moveButton(move, null, "big"));
@@ -1712,13 +1714,13 @@ function renderPrompt(moves) {
     if (move.kind === "PLAY" && move.end === "RIGHT") content = `Right end (${tableOf(game.view).right_end})`;
     if (move.kind === "PLAY" && move.open_pip !== undefined) content = `Leave ${move.open_pip} open`;
     if (move.kind === "CAPTURE") {
-      content = [tileSvg(move.target.high, move.target.low, { size: 16, red: red() }), h("span", { text: capital(moveLabel(move)) })];
+      content = [tileSvg(move.target.high, move.target.low, { size: buttonTile(), across: true, red: red() }), h("span", { text: capital(moveLabel(move)) })];
     }
     return moveButton(move, content, move.kind === "CAPTURE" ? "with-tile" : "");
   });
   ui.prompt.replaceChildren(
     h("p", { id: "prompt-title", class: "prompt-title" },
-      tileSvg(tile.high, tile.low, { size: 14, red: red() }), h("span", { text: question })),
+      tileSvg(tile.high, tile.low, { size: buttonTile(), across: true, red: red() }), h("span", { text: question })),
     h("div", { class: "choices" }, ...choices,
       h("button", { type: "button", class: "secondary", onclick: closePrompt, text: "Cancel" })),
   );
