@@ -1065,8 +1065,8 @@ function render() {
   renderResult();
   renderLog();
   fitTheWindow();
-  ui.abandon.hidden = over;
   if (over) ui.abandonConfirm.hidden = true;
+  ui.abandon.hidden = over || !ui.abandonConfirm.hidden;
   animateArrival();
   // the focus goes to the first legal move when the turn comes back (or to Rematch when
   // the match ends), unless the person is busy elsewhere on the page
