@@ -317,28 +317,39 @@ _ENDS = (None, End.LEFT, End.RIGHT)
 
 
 def throw_up_probe() -> _Probe:
-    """Every move of the playout is a call of ``turn_step(kind, tile, end)``; the plays it
-    chose among are the list ``found`` of ``play`` (a draw or a pass is its only move)."""
+    """``play`` applies each move at the top of its loop (``kind``, ``tile`` and ``end``;
+    the first is the move given). The plays it chose among are its bit set ``fitting``
+    of the tiles the seat could lay, each at every end it matches (``left``, ``right``:
+    the ends then; ``-1`` before the first tile); none, and a draw or a pass is the only
+    move."""
     probe = _Probe(throw_up._Playouts)
     started = [False]
 
-    def turn_step(frame: FrameType) -> None:
+    def move(frame: FrameType) -> None:
         if not started[0]:
             started[0] = True  # the first move, given
             return
-        assert frame.f_back is not None
-        outer = frame.f_back.f_locals
         local = frame.f_locals
-        seat, kind = outer["seat"], local["kind"]
-        if kind is MoveKind.PLAY:
-            chosen = Move(seat, kind, _tile(local["tile"]), end=_ENDS[local["end"]])
-            legal = tuple(Move(seat, kind, _tile(t), end=_ENDS[end]) for t, end in outer["found"])
-        else:
-            chosen = Move(seat, kind)
-            legal = (chosen,)
-        probe.decisions.append(Decision(seat, legal, chosen))
+        seat, kind = local["seat"], local["kind"]
+        if kind is not MoveKind.PLAY:
+            assert not local["fitting"], f"{kind} with tiles to lay"
+            probe.decisions.append(Decision(seat, (Move(seat, kind),), Move(seat, kind)))
+            return
+        fitting, left, right = local["fitting"], local["left"], local["right"]
+        legal = []
+        for t in (t for t in range(fitting.bit_length()) if fitting >> t & 1):
+            tile = _tile(t)
+            if left < 0:
+                legal.append(Move(seat, kind, tile))
+                continue
+            if tile.has(left):
+                legal.append(Move(seat, kind, tile, end=End.LEFT))
+            if tile.has(right):
+                legal.append(Move(seat, kind, tile, end=End.RIGHT))
+        chosen = Move(seat, kind, _tile(local["tile"]), end=_ENDS[local["end"]])
+        probe.decisions.append(Decision(seat, tuple(legal), chosen))
 
-    probe.calls["turn_step"] = turn_step
+    probe.lines["if kind is _PLAY:"] = move
     return probe
 
 

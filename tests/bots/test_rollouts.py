@@ -16,6 +16,8 @@ import pytest
 
 from domino_rules.bots.dealing import CoreRollouts
 from domino_rules.bots.worlds import bot_for, sample_world
+from domino_rules.games.throw_up import bot as throw_up
+from domino_rules.rules import rng
 
 from .positions import SETUPS, positions
 
@@ -43,3 +45,15 @@ def test_fast_playouts_end_each_hand_as_the_rules_core_does(ruleset_id: str) -> 
         setups.add((position.players, repr(position.options)))
     assert played > 150
     assert len(setups) == len(SETUPS[ruleset_id])
+
+
+def test_throw_ups_playouts_throw_the_dice_the_rules_throw() -> None:
+    """Throw-up's playouts read each throw from the seed's stream themselves (see
+    ``throw_up._throw``): the same dice as ``rng.throw``, for any seed and label."""
+    chooser = random.Random("dice")
+    for _ in range(2000):
+        seed = f"bot-world-{chooser.getrandbits(64):016x}"
+        label = f"dice/{chooser.randrange(1, 41)}/{chooser.randrange(1, 60)}/{chooser.randrange(3)}"
+        dice = throw_up._throw(f"{seed}\x00{label}".encode())
+        assert dice is not None  # a rejected draw: about one in 700 million
+        assert dice == rng.throw(seed, label, 3), (seed, label)

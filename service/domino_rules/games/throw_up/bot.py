@@ -35,23 +35,29 @@ the seat's hand, the dice and the ends); of equal points, the tile that leaves t
 tiles in hand matching an open end (more chances in later rounds); then the heavier
 tile.
 
-Rollouts play the same heuristic for every seat of a sampled world, on tile codes, with
-the later throws of the world's seed (:class:`_Playouts`).
+Rollouts play the same heuristic for every seat of a sampled world, on bit sets of tile
+codes, with the later throws of the world's seed (:class:`_Playouts`).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 from collections.abc import Callable
 from typing import Any
 
 from ...bots.dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
+from ...bots.playout import TILE_HALVES, TILE_HIGH, TILE_LOW, TILE_PIPS
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View, rng
+from ...rules.building import frozen_builder
 from ...rules.moves import End
 from .rules import ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
+
+#: ``ThrowUpHandState(*fields)``, every field in order, built the rules' fast way.
+_hand_state = frozen_builder(ThrowUpHandState)
 
 
 def layable(tile: Tile, totals: frozenset[int], left: int | None, right: int | None) -> bool:
@@ -151,6 +157,11 @@ class ThrowUpBot(GameBot):
         *,
         infer: bool,
     ) -> ThrowUpHandState | None:
+        return self.dealer(view, options, players)(rng, infer)
+
+    def dealer(
+        self, view: View, options: ThrowUpOptions, players: int
+    ) -> Callable[[random.Random, bool], ThrowUpHandState | None]:
         table: ThrowUpTable = view.table
         me = view.seat
         assert me is not None
@@ -158,45 +169,65 @@ class ThrowUpBot(GameBot):
         pool = hidden_pool(self.ruleset.full_set(options), view.hand, line)
         totals = frozenset(table.qualifying)
         left, right = table.left_end, table.right_end
-        stuck = stuck_seats(view) if infer else {}
 
-        def allows(seat: int) -> Callable[[Tile], bool] | None:
-            if stuck.get(seat) != 0:
-                return None
-            return lambda t: not layable(t, totals, left, right)
+        def unlayable(t: Tile) -> bool:
+            return not layable(t, totals, left, right)
 
-        # [THR-7] a seat that drew may hold one layable tile (the one drawn): the indices of
-        # their hands among the other seats' (as the deal lists them)
         others = [s for s in range(players) if s != me]
-        at_most_one = [i for i, seat in enumerate(others) if stuck.get(seat) == 1]
         ends = {left, right} if left is not None and right is not None else set()
         # [THR-9] not blocked: some hand matches an open end (this one's, or another's)
         must_match = bool(ends) and not any(t.high in ends or t.low in ends for t in view.hand)
 
-        def accept(parts: list[list[Tile]]) -> bool:
-            for i in at_most_one:
-                if sum(1 for t in parts[i] if layable(t, totals, left, right)) > 1:
-                    return False
-            if must_match:
-                return any(t.high in ends or t.low in ends for part in parts[:-1] for t in part)
-            return True
+        def constraints(
+            stuck: dict[int, int],
+        ) -> tuple[
+            Callable[[int], Callable[[Tile], bool] | None],
+            Callable[[list[list[Tile]]], bool] | None,
+        ]:
+            """What each hand allows, and what the whole deal must pass, given the seats
+            known to be stuck."""
 
-        dealt = deal_hands(view, players, pool, rng, allows, accept)
-        if dealt is None:
-            return None
-        hands, boneyard = dealt
-        return ThrowUpHandState(
-            hands=hands,
-            boneyard=boneyard,
-            line=table.line,
-            dice=table.dice,
-            round=table.round,
-            leader=table.leader,
-            to_act=view.to_act if view.to_act is not None else me,
-            pegs=table.pegs,
-            idle_rounds=table.idle_rounds,
-            laid_this_round=laid_this_round(view, players),
-        )
+            def allows(seat: int) -> Callable[[Tile], bool] | None:
+                return unlayable if stuck.get(seat) == 0 else None
+
+            # [THR-7] a seat that drew may hold one layable tile (the one drawn): the
+            # indices of their hands among the other seats' (as the deal lists them)
+            at_most_one = [i for i, seat in enumerate(others) if stuck.get(seat) == 1]
+
+            def accept(parts: list[list[Tile]]) -> bool:
+                for i in at_most_one:
+                    if sum(1 for t in parts[i] if layable(t, totals, left, right)) > 1:
+                        return False
+                if must_match:
+                    return any(t.high in ends or t.low in ends for part in parts[:-1] for t in part)
+                return True
+
+            return allows, (accept if at_most_one or must_match else None)
+
+        inferred, plain = constraints(stuck_seats(view)), constraints({})
+        to_act = view.to_act if view.to_act is not None else me
+        laid = laid_this_round(view, players)
+
+        def deal(rng: random.Random, infer: bool) -> ThrowUpHandState | None:
+            allows, accept = inferred if infer else plain
+            dealt = deal_hands(view, players, pool, rng, allows, accept)
+            if dealt is None:
+                return None
+            hands, boneyard = dealt
+            return _hand_state(
+                hands,
+                boneyard,
+                table.line,
+                table.dice,
+                table.round,
+                table.leader,
+                to_act,
+                table.pegs,
+                table.idle_rounds,
+                laid,
+            )
+
+        return deal
 
     def running_points(self, view: View, players: int) -> tuple[int, ...]:
         table: ThrowUpTable = view.table
@@ -258,38 +289,75 @@ def _choose(
 
 # --------------------------------------------------------------------------- playouts
 
-_PLAY, _DRAW = MoveKind.PLAY, MoveKind.DRAW
-#: Per tile code (pips up to 6): the high half, the low half, the halves as a bit set.
-_CODES = Tile(6, 6).code + 1
-_HIGH = tuple(Tile.from_code(code).high for code in range(_CODES))
-_LOW = tuple(Tile.from_code(code).low for code in range(_CODES))
-_HALVES = tuple(Tile.from_code(code).halves for code in range(_CODES))
+_PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
+_END_OF = {None: 0, End.LEFT: 1, End.RIGHT: 2}
+#: The set has no two equal tiles ``[THR-1]``: a hand is a bit set of tile codes. Per
+#: pip (up to 6), the tiles that have it, as a bit set.
+_WITH_PIP = tuple(
+    sum(1 << code for code in range(Tile(6, 6).code + 1) if TILE_HALVES[code] >> pip & 1)
+    for pip in range(7)
+)
+#: The doubles, as a bit set of their codes.
+_DOUBLES = sum(1 << Tile(pip, pip).code for pip in range(7))
+
+
+def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int], ...]:
+    """The plays of ``tile`` on a line whose ends show ``left`` and ``right`` (-1 before
+    the first tile) [THR-5], in the order of the legal moves: ``(end, new left, new
+    right)``, ``end`` 0 for the first tile, 1 at the left end, 2 at the right end."""
+    high, low = TILE_HIGH[tile], TILE_LOW[tile]
+    if left < 0:
+        return ((0, high, low),)
+    plays = []
+    if high == left or low == left:
+        plays.append((1, low if high == left else high, right))
+    if high == right or low == right:
+        plays.append((2, left, low if high == right else high))
+    return tuple(plays)
+
+
+#: :func:`_plays_on` of every tile and pair of ends, at ``(tile * 8 + left + 1) * 8 + right
+#: + 1``.
+_PLAYS = tuple(
+    _plays_on(tile, left, right)
+    for tile in range(Tile(6, 6).code + 1)
+    for left in range(-1, 7)
+    for right in range(-1, 7)
+)
 #: :func:`_most` remembers this many positions at most (then starts again).
 _MOST_CACHE = 1 << 16
-_most_cache: dict[tuple[tuple[int, ...], int, int, int], int] = {}
+_most_cache: dict[int, int] = {}
+#: :func:`_choice`'s answers, as many at most.
+_choice_cache: dict[int, tuple[int, int]] = {}
 
 
-def _most(hand: tuple[int, ...], totals: int, left: int, right: int) -> int:
-    """:func:`most_points` on tile codes: ``totals`` a bit set of the qualifying totals,
-    ``left`` and ``right`` -1 before the first tile."""
-    key = (hand, totals, left, right)
+def _bits(tiles: tuple[Tile, ...]) -> int:
+    """``tiles`` (distinct) as a bit set of their codes."""
+    return sum([1 << t.code for t in tiles])
+
+
+def _most(tiles: int, left: int, right: int) -> int:
+    """:func:`most_points` on a bit set of tile codes, ``tiles`` those of the hand whose
+    total the dice make (no other tile can be laid this turn); ``left`` and ``right`` -1
+    before the first tile."""
+    fitting = tiles if left < 0 else tiles & (_WITH_PIP[left] | _WITH_PIP[right])
+    if not fitting:
+        return 0
+    if not tiles & (tiles - 1):
+        return 2 if tiles & _DOUBLES else 1  # the one tile, and it fits
+    key = (tiles << 4 | (left + 1)) << 4 | (right + 1)
     found = _most_cache.get(key)
     if found is not None:
         return found
     top = 0
-    for i, tile in enumerate(hand):
-        high, low = _HIGH[tile], _LOW[tile]
-        if not totals >> (high + low) & 1:
-            continue
-        rest = hand[:i] + hand[i + 1 :]
-        points = 2 if high == low else 1
-        if left < 0:
-            top = max(top, points + _most(rest, totals, high, low))
-            continue
-        if high == left or low == left:
-            top = max(top, points + _most(rest, totals, low if high == left else high, right))
-        if high == right or low == right:
-            top = max(top, points + _most(rest, totals, left, low if high == right else high))
+    while fitting:
+        bit = fitting & -fitting
+        fitting ^= bit
+        tile = bit.bit_length() - 1
+        points = 2 if bit & _DOUBLES else 1
+        for _, new_left, new_right in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
+            laid = points + _most(tiles ^ bit, new_left, new_right)
+            top = laid if laid > top else top
     if len(_most_cache) >= _MOST_CACHE:
         _most_cache.clear()
     _most_cache[key] = top
@@ -297,171 +365,187 @@ def _most(hand: tuple[int, ...], totals: int, left: int, right: int) -> int:
 
 
 @functools.cache
-def _totals_bits(dice: tuple[int, ...]) -> int:
-    """The qualifying totals of ``dice`` as a bit set."""
-    bits = 0
-    for total in qualifying_totals(dice):
-        bits |= 1 << total
-    return bits
+def _layable(dice: tuple[int, ...]) -> int:
+    """The tiles whose total ``dice`` make [THR-5], as a bit set of their codes."""
+    totals = qualifying_totals(dice)
+    return sum(1 << code for code in range(Tile(6, 6).code + 1) if TILE_PIPS[code] in totals)
+
+
+#: A die's 4-byte draw is accepted below this ([THR-4], :mod:`~domino_rules.rules.rng`).
+_DIE_LIMIT = (1 << 32) - (1 << 32) % 6
+_FIRST_BLOCK = bytes(9)  # the label's 0x00, then block counter 0 as 8 bytes
+
+
+def _throw(stream: bytes) -> tuple[int, ...] | None:
+    """``rng.throw(seed, label, 3)`` for ``stream``, ``seed 0x00 label`` in UTF-8: three
+    dice from the first 12 bytes of the label's stream, ``SHA-256(seed 0x00 label 0x00
+    counter)`` (:mod:`~domino_rules.rules.rng`), read here without a stream object;
+    ``None`` when a draw is rejected (about one in 700 million: the stream's own way
+    reads on)."""
+    block = hashlib.sha256(stream + _FIRST_BLOCK).digest()
+    words = int.from_bytes(block[:12], "big")  # three 4-byte big-endian draws
+    a, b, c = words >> 64, words >> 32 & 0xFFFFFFFF, words & 0xFFFFFFFF
+    if a < _DIE_LIMIT and b < _DIE_LIMIT and c < _DIE_LIMIT:
+        return (1 + a % 6, 1 + b % 6, 1 + c % 6)
+    return None
 
 
 class _Playouts(Rollouts):
-    """Throw-up playouts on tile codes (see :class:`~.dealing.Rollouts`): the turns,
-    rounds and throws of ``[THR-4]``..``[THR-9]`` as the rules core makes them (the dice
-    from the world's seed, as the core throws them), the GREEDY heuristic's choice
-    (:func:`_scorer`, computed the same way; the first of equal scores in the order of
-    the legal moves), and the points of ``[THR-6]`` ``[THR-10]``."""
+    """Throw-up playouts on bit sets of tile codes (see :class:`~.dealing.Rollouts`):
+    the turns, rounds and throws of ``[THR-4]``..``[THR-9]`` as the rules core makes them,
+    the GREEDY heuristic's choice (:func:`_scorer`, computed the same way; the first of
+    equal scores in the order of the legal moves: tiles ascending, the left end before
+    the right), and the points of ``[THR-6]`` ``[THR-10]``.
+
+    The throws of a world are the same in all its playouts, whatever is played: each
+    round's throw (with its rethrows) depends only on the seed and the throw before it, so
+    each is made once per world (:meth:`layable`)."""
 
     def __init__(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> None:
         state = match.hand_state
         self.players = match.players
         self.seed, self.hand_number = match.seed, match.hand_number
         self.rethrow = match.options.rethrow_repeats
-        self.hands = [[t.code for t in hand] for hand in state.hands]  # sorted
-        self.boneyard = [t.code for t in state.boneyard]
+        self.hands = [_bits(hand) for hand in state.hands]
+        self.boneyard = [t.code for t in state.boneyard]  # drawn from the front
         line = state.line
         self.left = line[0].left if line else -1
         self.right = line[-1].right if line else -1
-        self.dice = state.dice
         self.round, self.leader, self.to_act = state.round, state.leader, state.to_act
         self.pegs = list(state.pegs)
         self.idle, self.laid = state.idle_rounds, state.laid_this_round
-        self.throws: dict[tuple[int, int], tuple[int, ...]] = {}  # by (round, attempt)
+        #: Per round from this one on, its dice and the tiles they let be laid.
+        self.rounds = {state.round: (state.dice, _layable(state.dice))}
+        #: Where the labels of this hand's throws start, ``seed 0x00 dice/<hand>/``.
+        self.throws = f"{match.seed}\x00dice/{match.hand_number}/".encode()
 
-    def throw(self, number: int, attempt: int) -> tuple[int, ...]:
-        """The world's throw ``attempt`` of round ``number``, as the rules core throws it
-        (the same in every playout of the world)."""
-        key = (number, attempt)
-        dice = self.throws.get(key)
-        if dice is None:
-            label = f"dice/{self.hand_number}/{number}/{attempt}"
-            dice = self.throws[key] = rng.throw(self.seed, label, 3)
-        return dice
+    def layable(self, number: int) -> int:
+        """The tiles the throw of round ``number`` (the one after the last made) lets be
+        laid, as the rules core throws it [THR-4] [THR-8]: again while it repeats the
+        round before, under ``rethrow_repeats``."""
+        previous = self.rounds[number - 1][0]
+        for t in range(10_000):
+            dice = _throw(self.throws + b"%d/%d" % (number, t)) or rng.throw(
+                self.seed, f"dice/{self.hand_number}/{number}/{t}", 3
+            )
+            if not (self.rethrow and sorted(dice) == sorted(previous)):
+                break
+        self.rounds[number] = dice, tiles = dice, _layable(dice)
+        return tiles
 
     def play(self, move: Move) -> tuple[int, ...]:
-        players, leader, high_of, low_of, halves_of = (
-            self.players,
-            self.leader,
-            _HIGH,
-            _LOW,
-            _HALVES,
-        )
-        hands = [hand[:] for hand in self.hands]
+        players, leader, rounds = self.players, self.leader, self.rounds
+        high_of, low_of, with_pip = TILE_HIGH, TILE_LOW, _WITH_PIP
+        hands, pegs = self.hands[:], self.pegs[:]
+        held = 0  # every tile in a hand
+        for hand in hands:
+            held |= hand
         boneyard, drawn_at = self.boneyard, 0
+        stock = len(boneyard)
         left, right = self.left, self.right
-        dice, totals = self.dice, _totals_bits(self.dice)
+        ends = with_pip[left] | with_pip[right] if left >= 0 else -1  # any tile: the first
         number, seat = self.round, self.to_act
-        pegs = self.pegs[:]
+        layable = rounds[number][1]
         idle, laid = self.idle, self.laid
-
-        def plays() -> list[tuple[int, int]]:
-            """The seat's legal plays, in the order of the legal moves: (tile, end) with
-            end 0 for the first tile, 1 on the left end, 2 on the right end [THR-5]."""
-            found = []
-            for t in hands[seat]:
-                if totals >> (high_of[t] + low_of[t]) & 1:
-                    if left < 0:
-                        found.append((t, 0))
-                        continue
-                    if halves_of[t] >> left & 1:
-                        found.append((t, 1))
-                    if halves_of[t] >> right & 1:
-                        found.append((t, 2))
-            return found
-
-        def lay(tile: int, end: int) -> bool:
-            """The seat lays ``tile`` at ``end``, pegging [THR-6]; whether the hand is over
-            [THR-9]: the seat is out of tiles, or the line blocked."""
-            nonlocal left, right, idle, laid
-            high, low = high_of[tile], low_of[tile]
-            if end == 0:
-                left, right = high, low
-            elif end == 1:
-                left = low if high == left else high
-            else:
-                right = low if high == right else high
-            hand = hands[seat]
-            hand.remove(tile)
-            pegs[seat] += 2 if high == low else 1
-            idle, laid = 0, True
-            if not hand:
-                return True
-            ends = 1 << left | 1 << right
-            return not any(halves_of[t] & ends for h in hands for t in h)
-
-        def end_turn() -> bool:
-            """The next seat's turn; after the round's last, the leader throws again
-            [THR-8]; whether two idle rounds in a row ended the hand [THR-9]."""
-            nonlocal seat, idle, laid, number, dice, totals
-            seat = seat + 1 if seat + 1 < players else 0
-            if seat != leader:
-                return False
-            idle = 0 if laid else idle + 1
-            laid = False
-            if idle >= 2:
-                return True
-            number += 1
-            for t in range(10_000):
-                thrown = self.throw(number, t)
-                if not (self.rethrow and sorted(thrown) == sorted(dice)):
-                    break
-            dice, totals = thrown, _totals_bits(thrown)
-            return False
-
-        def choose(found: list[tuple[int, int]]) -> tuple[int, int]:
-            """The GREEDY play: the most points this turn, then the most tiles left
-            matching an open end, then the heavier tile."""
-            if len(found) == 1:
-                return found[0]
-            hand = hands[seat]
-            best_play, best_key = found[0], (-1, 0, 0)
-            for tile, end in found:
-                high, low = high_of[tile], low_of[tile]
-                if end == 0:
-                    new_left, new_right = high, low
-                elif end == 1:
-                    new_left, new_right = (low if high == left else high), right
-                else:
-                    new_left, new_right = left, (low if high == right else high)
-                rest = tuple(t for t in hand if t != tile)
-                points = (2 if high == low else 1) + _most(rest, totals, new_left, new_right)
-                ends = 1 << new_left | 1 << new_right
-                open_ends = sum(1 for t in rest if halves_of[t] & ends)
-                key = (points, open_ends, high + low)
-                if key > best_key:
-                    best_play, best_key = (tile, end), key
-            return best_play
-
-        def turn_step(kind: MoveKind, tile: int, end: int) -> bool:
-            """One move of the seat to act; whether the hand is over."""
-            nonlocal drawn_at
+        kind = move.kind
+        tile = move.tile.code if move.tile is not None else -1
+        end = _END_OF[move.end]  # 0 the first tile, 1 the left end, 2 the right end
+        while True:
             if kind is _PLAY:
-                if lay(tile, end):
-                    return True
-                if plays():
-                    return False  # [THR-5] it lays while it can
-                return end_turn()
-            if kind is _DRAW:
-                # [THR-7] one tile, kept for a later turn
-                hand = hands[seat]
-                hand.append(boneyard[drawn_at])
-                hand.sort()
-                drawn_at += 1
-            return end_turn()
-
-        tile = move.tile
-        first_end = 0 if move.end is None else (1 if move.end is End.LEFT else 2)
-        over = turn_step(move.kind, tile.code if tile is not None else -1, first_end)
-        while not over:
-            found = plays()
-            if found:
-                chosen, end = choose(found)
-                over = turn_step(_PLAY, chosen, end)
+                # [THR-5] the first tile high half left; later, the half matching the end
+                # against it; [THR-6] 1 point a tile, 2 a double
+                high, low = high_of[tile], low_of[tile]
+                if end == 1:
+                    left = low if high == left else high
+                elif end == 2:
+                    right = low if high == right else high
+                else:
+                    left, right = high, low
+                ends = with_pip[left] | with_pip[right]
+                bit = 1 << tile
+                hands[seat] ^= bit
+                held ^= bit
+                pegs[seat] += 2 if high == low else 1
+                idle, laid = 0, True
+                if not hands[seat] or not held & ends:
+                    break  # [THR-9] out of tiles, or the line blocked
+                fitting = hands[seat] & layable & ends  # [THR-5] it lays while it can
             else:
-                over = turn_step(_DRAW if drawn_at < len(boneyard) else MoveKind.PASS, -1, 0)
+                if kind is _DRAW:
+                    # [THR-7] one tile, kept for a later turn
+                    bit = 1 << boneyard[drawn_at]
+                    hands[seat] |= bit
+                    held |= bit
+                    drawn_at += 1
+                fitting = 0
+            if not fitting:
+                # the turn passes; after the round's last, the leader throws again [THR-8],
+                # unless two idle rounds in a row end the hand [THR-9]
+                seat = seat + 1 if seat + 1 < players else 0
+                if seat == leader:
+                    idle = 0 if laid else idle + 1
+                    laid = False
+                    if idle >= 2:
+                        break
+                    number += 1
+                    thrown = rounds.get(number)
+                    layable = thrown[1] if thrown is not None else self.layable(number)
+                fitting = hands[seat] & layable & ends
+                if not fitting:
+                    kind = _DRAW if drawn_at < stock else _PASS  # [THR-7]
+                    continue
+            # the tiles the seat can lay, each at every end it matches [THR-5]: one tile
+            # at one end, or a choice
+            kind = _PLAY
+            if fitting & (fitting - 1):
+                tile, end = _choice(hands[seat], layable, left, right)
+            elif left < 0:
+                tile, end = fitting.bit_length() - 1, 0
+            elif not fitting & with_pip[left]:
+                tile, end = fitting.bit_length() - 1, 2
+            elif fitting & with_pip[right]:
+                tile, end = _choice(hands[seat], layable, left, right)  # at both ends
+            else:
+                tile, end = fitting.bit_length() - 1, 1
         # [THR-10] the fewest tiles score the tiles in the other hands; a tie scores no one
-        counts = [len(hand) for hand in hands]
+        counts = [hand.bit_count() for hand in hands]
         fewest = min(counts)
         if counts.count(fewest) == 1:
             pegs[counts.index(fewest)] += sum(counts) - fewest
         return tuple(pegs)
+
+
+def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
+    """The GREEDY play among several (:func:`_scorer`): the most points this turn, then
+    the most tiles left matching an open end, then the heavier tile; the first of equal
+    scores in the order of the legal moves. ``(tile, end)``, ``end`` as in
+    :meth:`_Playouts.play`."""
+    key = ((hand << 28 | (hand & layable)) << 4 | (left + 1)) << 4 | (right + 1)
+    found = _choice_cache.get(key)
+    if found is None:
+        if len(_choice_cache) >= _MOST_CACHE:
+            _choice_cache.clear()
+        found = _choice_cache[key] = _best_play(hand, layable, left, right)
+    return found
+
+
+def _best_play(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
+    """:func:`_choice`, computed: each play's score as one number, ``(points * 32 +
+    open_ends) * 32 + pips`` (each part below 32: the order of the three)."""
+    best_play, best_key = (-1, 0), -1
+    fitting = hand & layable
+    if left >= 0:
+        fitting &= _WITH_PIP[left] | _WITH_PIP[right]
+    while fitting:
+        bit = fitting & -fitting
+        fitting ^= bit
+        tile = bit.bit_length() - 1
+        rest = hand ^ bit
+        points = 2 if bit & _DOUBLES else 1
+        for end, new_left, new_right in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
+            key = (points + _most(rest & layable, new_left, new_right)) * 1024
+            key += (rest & (_WITH_PIP[new_left] | _WITH_PIP[new_right])).bit_count() * 32
+            key += TILE_PIPS[tile]
+            if key > best_key:
+                best_play, best_key = (tile, end), key
+    return best_play
