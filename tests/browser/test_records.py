@@ -309,3 +309,33 @@ def test_a_long_record_is_read_in_several_answers_on_a_phone(
     assert browser.execute_script(fits), "the viewer is wider than a phone"
     page.screenshot(artifacts / "replay-phone.png")
     assert page.severe_console_messages() == []
+
+
+def test_a_record_mid_match_holds_no_tile_laid_face_down_by_a_bot(
+    desktop: Chrome, servers: Servers
+) -> None:
+    """Another seat's face-down discard reaches the person hidden: while the match is on,
+    their record keeps it without its tile (Replay stops there with MOVE_HIDDEN); once
+    the match is over, the page turns the tiles up and the record replays to its end."""
+    page = Playground(desktop, f"{servers.http_base}/play?delay=0")
+    page.set_up(Match("tsair_deng", 2, 0, "RANDOM", "face down", {"hands": "1"}))
+    rng = random.Random(5)
+    hidden = 0
+    version = ""
+    while page.await_person(version) == "you":
+        version = page.version()
+        record = page.record()
+        for recorded in record["moves"]:
+            move = recorded.get("move", {})
+            if move.get("kind") == "DISCARD" and move.get("seat", 0) != record["seat"]:
+                assert "tile" not in move, "a bot's face-down discard, in the person's record"
+                hidden += 1
+        buttons = page.move_buttons()
+        page.press(rng.choice(buttons), keyboard=False)
+        if page.move_buttons("#prompt [data-move]"):
+            page.press(rng.choice(page.move_buttons("#prompt [data-move]")), keyboard=False)
+    assert hidden, "no bot discarded: choose another seed"
+    record = page.record()
+    assert record["seed"] == "face down"
+    assert replay(servers, record)["verdict"] == "VALID"
+    assert page.severe_console_messages() == []

@@ -773,12 +773,29 @@ function matchRecord() {
   record.moves = game.moves.map((recorded) => {
     // a take-back: the match goes back `undo` moves (the person's last and the bots' after it)
     if (recorded.undo) return { undo: recorded.undo };
-    const out = { move: lean(recorded.move, MOVE_KEEP) };
+    const out = { move: lean(seen(recorded), MOVE_KEEP) };
     if (recorded.events && recorded.events.length) out.events = lean(recorded.events, EVENT_KEEP);
     if (recorded.match_points) out.match_points = recorded.match_points;
     return out;
   });
   return record;
+}
+
+/**
+ * A move as the person saw it: while the match is on, another seat's move whose own
+ * event reached the person hidden (a tile laid face down) keeps no tile, since the person
+ * never saw it. The page knows it (it applied the bot's move); once the match is over and
+ * the seed is out, the page, the bots' table, turns those tiles up, so that the finished
+ * match's record replays to its end.
+ */
+function seen(recorded) {
+  const move = recorded.move;
+  if (game.seed !== undefined || move.seat === game.seat || !recorded.events) return move;
+  const hidden = recorded.events.some((event) => event.hidden && event.seat === move.seat
+    && event.kind === move.kind);
+  if (!hidden) return move;
+  const { tile, target, open_pip: openPip, ...shown } = move;
+  return shown;
 }
 
 window.dominoRecord = matchRecord;
