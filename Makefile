@@ -57,6 +57,7 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python bench/flood.py
 	$(BIN)/python bench/refusal.py
 	$(BIN)/python bench/records.py
+	$(BIN)/python bench/bots.py
 
 tournament: $(VENV)/.installed-bench
 	$(BIN)/python bench/tournament.py
