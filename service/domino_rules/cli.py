@@ -83,11 +83,11 @@ def _parser(settings: type[Settings]) -> argparse.ArgumentParser:
         help="refuse unsealed tokens (env DOMINO_RULES_REQUIRE_SEALED=1)",
     )
     serve.add_argument(
-        "--validate-always",
+        "--trust-sealed",
         action="store_true",
         default=None,
-        help="check every token's game in full, also one sealed with the service's key "
-        "(env DOMINO_RULES_VALIDATE_ALWAYS=1)",
+        help="take a token sealed with the service's key without checking its game again "
+        "(env DOMINO_RULES_TRUST_SEALED=1)",
     )
     keygen = commands.add_parser("keygen", help="print a new sealing key entry ID:BASE64KEY")
     keygen.add_argument("--id", default="k1", help="the key id (default k1)")

@@ -1,5 +1,6 @@
-"""A token sealed with the service's key is unpacked without checking its game again; an
-unsealed token is always checked in full, and ``validate_always`` checks every token."""
+"""With ``trust_sealed``, a token sealed with the service's key is unpacked without
+checking its game again; an unsealed token is always checked in full, and by default
+(a key can leak) every token is."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ KEYS = KeyRing.parse(KeyRing.generate("k1"))
 
 
 def _service(*, sealed: bool, trust: bool = True) -> RulesService:
+    """A service as the setting makes it (the trust is off by default)."""
     tokens = TokenCodec(KEYS) if sealed else TokenCodec()
     return RulesService(tokens, minted=0, trust_sealed=trust)
 
@@ -71,7 +73,7 @@ def _sealed_unreachable(service: RulesService) -> bytes:
     return service.tokens.seal(payload)
 
 
-def test_validate_always_checks_a_sealed_token_in_full() -> None:
+def test_without_the_trust_a_sealed_token_is_checked_in_full() -> None:
     trusting, checking = _service(sealed=True), _service(sealed=True, trust=False)
     token = _sealed_unreachable(trusting)
     trusting.GetView(pb.GetViewRequest(state=token))  # taken as sealed: this service made it
@@ -92,13 +94,14 @@ def test_an_unsealed_forgery_is_always_checked() -> None:
     assert refused.value.reason == "BAD_STATE_TOKEN"
 
 
-def test_the_setting_turns_the_trust_off() -> None:
+def test_the_trust_is_off_unless_set() -> None:
     keys = KeyRing.generate("k1")
-    assert Settings.from_env({"DOMINO_RULES_SEAL_KEYS": keys}).service().trust_sealed
-    always = Settings.from_env(
-        {"DOMINO_RULES_SEAL_KEYS": keys, "DOMINO_RULES_VALIDATE_ALWAYS": "1"}
+    assert not RulesService().trust_sealed
+    assert not Settings.from_env({"DOMINO_RULES_SEAL_KEYS": keys}).service().trust_sealed
+    trusting = Settings.from_env(
+        {"DOMINO_RULES_SEAL_KEYS": keys, "DOMINO_RULES_TRUST_SEALED": "1"}
     ).service()
-    assert not always.trust_sealed
+    assert trusting.trust_sealed
 
 
 def test_a_trusted_game_is_the_checked_game() -> None:

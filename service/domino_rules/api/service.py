@@ -85,7 +85,7 @@ class RulesService:
         minted_bytes: int = DEFAULT_BYTES,
         admission: Admission | None = None,
         observer: Observer | None = None,
-        trust_sealed: bool = True,
+        trust_sealed: bool = False,
     ) -> None:
         """``minted``: how many of the games it sealed lately the service keeps, so that
         their tokens need not be opened again (:mod:`.minted`; 0: none), within
@@ -93,7 +93,8 @@ class RulesService:
         the room SuggestMove's searches run in (:mod:`.admission`; by default one search
         at a time in the calling thread, two waiting). ``observer``: told of every token
         opened and sealed (:meth:`observe`). ``trust_sealed``: a token sealed with the
-        service's key is not checked again when opened (:meth:`decode`)."""
+        service's key is not checked again when opened (:meth:`decode`); off by
+        default."""
         self.tokens = tokens or TokenCodec()
         self.trust_sealed = trust_sealed
         self.minted = Minted(minted, max_bytes=minted_bytes)
@@ -295,13 +296,13 @@ class RulesService:
         """Open and check a token (unless this process sealed it lately); every failure
         is ``BAD_STATE_TOKEN``. The observer is told of it, opened or not.
 
-        A token sealed with one of the service's keys is unpacked but not checked again
-        (unless ``trust_sealed`` is off): only a holder of the key can seal, and the
-        service seals only games its rules made (NewGame, ApplyMove, Replay), each from
-        a game it had checked or made itself. Its format, its ruleset and the exact shape
-        of its state (the packed fingerprint) are still those of this service, or it is
-        refused. An unsealed token can be forged by anyone, so it is always checked in
-        full, as is every token when ``trust_sealed`` is off (``--validate-always``)."""
+        With ``trust_sealed`` (``--trust-sealed``), a token sealed with one of the
+        service's keys is unpacked but not checked again: only a holder of the key can
+        seal, and the service seals only games its rules made (NewGame, ApplyMove,
+        Replay), each from a game it had checked or made itself. Its format, its ruleset
+        and the exact shape of its state (the packed fingerprint) are still those of
+        this service, or it is refused. Off by default, since a key can leak: then every
+        token is checked in full before any rule runs, as an unsealed token always is."""
         game: Game | None = None
         try:
             if not token:

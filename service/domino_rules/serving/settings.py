@@ -31,8 +31,8 @@ DOMINO_RULES_MINTED_CACHE_BYTES    33554432       bytes of recently sealed games
                                                   process keeps (0 = none)
 DOMINO_RULES_SEAL_KEYS             (none)         ``id2:BASE64KEY,id1:BASE64KEY``: first seals
 DOMINO_RULES_REQUIRE_SEALED        0              1 = refuse unsealed tokens
-DOMINO_RULES_VALIDATE_ALWAYS       0              1 = check every token's game in full, also
-                                                  one sealed with the service's key
+DOMINO_RULES_TRUST_SEALED          0              1 = take a token sealed with the service's
+                                                  key without checking its game again
 DOMINO_RULES_LOG_LEVEL             info           debug, info, warning or error
 DOMINO_RULES_LOG_FORMAT            text           ``text`` (one readable line) or ``json``
 DOMINO_RULES_METRICS_PORT          (none)         serve ``GET /metrics`` on a port of its own
@@ -212,7 +212,7 @@ class Settings:
     minted_cache_bytes: int = _field(_whole(0, MAX_CACHE_BYTES), default=32 * 1024 * 1024)
     seal_keys: str = _field(_text, default="")
     require_sealed: bool = _field(_flag, default=False)
-    validate_always: bool = _field(_flag, default=False)
+    trust_sealed: bool = _field(_flag, default=False)
     log_level: str = _field(_choice(*LOG_LEVELS), default="info")
     log_format: str = _field(_choice(*LOG_FORMATS), default="text")
     #: ``None``: ``/metrics`` is served on the REST port
@@ -248,7 +248,7 @@ class Settings:
         cls, flags: Mapping[str, object] | None = None, env: Mapping[str, str] | None = None
     ) -> Settings:
         """Settings from ``flags`` (setting name -> text, ``None`` = not given; a bool for
-        ``require_sealed`` and ``validate_always``) over ``env`` (default ``os.environ``)
+        ``require_sealed`` and ``trust_sealed``) over ``env`` (default ``os.environ``)
         over the defaults."""
         env = os.environ if env is None else env
         flags = flags or {}
@@ -302,5 +302,5 @@ class Settings:
             self.tokens(),
             minted_bytes=self.minted_cache_bytes,
             admission=admission,
-            trust_sealed=not self.validate_always,
+            trust_sealed=self.trust_sealed,
         )
