@@ -48,6 +48,9 @@ REASONS = {
     "GAME_OVER",
     "STALE_STATE",
     "BAD_PLAYOUTS",
+    "BAD_RECORD",
+    "RECORD_TOO_LARGE",
+    "BAD_STEPS",
     "REQUEST_TOO_LARGE",
     "NOT_FOUND",
     "METHOD_NOT_ALLOWED",
@@ -180,6 +183,15 @@ def _pool(door: Any) -> dict[str, list[dict[str, Any]]]:
         pool["NewGame"].append({"ruleset": ruleset.id, "players": low, "seed": "fuzz"})
         game = new_game(door, ruleset.id, low, f"fuzz-{ruleset.id}")
         state, version = game["state"], game["version"]
+        record: dict[str, Any] = {
+            "format": 1,
+            "ruleset": ruleset.id,
+            "players": low,
+            "game_id": game["game_id"],
+            "seed_commitment": game["seed_commitment"],
+            "first_state": state,
+            "moves": [],
+        }
         for step in range(400):
             legal = door.call("GetLegalMoves", {"state": state})
             if step % 20 == 0 or not legal["moves"]:
@@ -192,6 +204,9 @@ def _pool(door: Any) -> dict[str, list[dict[str, Any]]]:
             if not legal["moves"]:
                 break
             move = chooser.choice(legal["moves"])
+            if step < 12:  # a record of the first moves, replayed from its first state
+                record["moves"].append({"move": move})
+                pool["Replay"].append({"record": json.loads(json.dumps(record))})
             pool["moves"].append(move)
             pool["ApplyMove"].append({"state": state, "move": move, "expected_version": version})
             answer = door.call("ApplyMove", {"state": state, "move": move})
