@@ -50,6 +50,7 @@ from ...rules.discards import (
     discard_result,
     discards_match_over,
     discards_max_hands,
+    explain_discards,
     random_leader,
     settlement_of,
 )
@@ -58,7 +59,7 @@ from ...rules.lines import LaidTile, check_chain, ends, fits, lay
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset, TieBreak, points_text, seats_text, tie_break_text
+from ...rules.ruleset import Ruleset
 from ...rules.tiles import Tile, chinese_set, distinct, remove_tile, sorted_tiles
 
 __all__ = [
@@ -213,47 +214,17 @@ class DancingDragons(Ruleset[DancingDragonsOptions, DancingDragonsHandState]):
         before: tuple[int, ...],
     ) -> str:
         # [DD-6] the end; [DD-7] the scores; [DD-8] the fewest points, then the tie-breaks
-        result, players = match.history[number - 1], match.players
-        counts, points, winners = result.counts, result.points, result.winners
-        if len(winners) != 1 or points[winners[0]] != min(points):
-            # not a result these rules give (a state from outside): the facts
-            return super().explain_hand(match, number, before)
-        (winner,) = winners
-        state = self.finished_state(match, number)
-        fewest = points[winner]
-        tied = [seat for seat in range(players) if points[seat] == fewest]
-        if len(tied) == 1:
-            decided = f"seat {winner} has the fewest points, {fewest}, and wins the hand [DD-8]"
-        else:
-            # the Chinese set has no blank: a seat scored 0 exactly when it discarded nothing
-            discarded: tuple[int, ...] | None = (0,) * players if fewest == 0 else None
-            if state is not None:
-                discarded = tuple(len(tiles) for tiles in state.discards)
-                leader = state.leader
-            elif number > 1:
-                leader = match.history[number - 2].winners[0]  # [DD-2]
-            else:
-                leader = random_leader(match.seed, 1, players)  # [DD-2]
-            steps = (
-                TieBreak("fewer discarded tiles", discarded),
-                TieBreak("the lower match total before this hand", before),
-                TieBreak(
-                    f"the first in turn order from this hand's leader, seat {leader}",
-                    [(seat - leader) % players for seat in range(players)],
-                    shown=False,
-                ),
-            )
-            decided = (
-                f"{seats_text(tied)} tie for the fewest points, {fewest} each; seat {winner} "
-                f"wins the tie on {tie_break_text(winner, tied, steps)} [DD-8]"
-            )
-        empty = [seat for seat in range(players) if counts[seat] == 0]
-        if len(empty) == players:
-            scores = "Nobody discarded, so every score is 0 [DD-7]."
-        else:
-            doubled = f", doubled because {seats_text(empty)} discarded nothing" if empty else ""
-            scores = f"Each seat scores its discarded pips{doubled} [DD-7]: {points_text(points)}."
-        return f"Every tile played or discarded [DD-6]: {decided}. {scores}"
+        said = explain_discards(
+            match,
+            number,
+            before,
+            self.finished_state(match, number),
+            tags=("[DD-6]", "[DD-7]", "[DD-8]"),
+            blanks=False,
+            leader_of=lambda: _leader_of(match, number),
+        )
+        # not a result these rules give (a state from outside): the facts
+        return said if said is not None else super().explain_hand(match, number, before)
 
     def max_hands(self, options: DancingDragonsOptions, players: int) -> int:
         return discards_max_hands(options.hands, options.target_score)  # [DD-9]
@@ -312,3 +283,11 @@ class DancingDragons(Ruleset[DancingDragonsOptions, DancingDragonsHandState]):
         )
         if not state.line:
             require(turns == 0, "a discard before the lead")  # [DD-3]
+
+
+def _leader_of(match: Match[Any, Any], number: int) -> int:
+    """The leader of finished hand ``number``: the winner of the hand before it, or for
+    the first hand the seat drawn at random [DD-2]."""
+    if number > 1:
+        return match.history[number - 2].winners[0]
+    return random_leader(match.seed, 1, match.players)

@@ -91,6 +91,7 @@ from ...rules.discards import (
     discard_result,
     discards_match_over,
     discards_max_hands,
+    explain_discards,
     random_leader,
     settlement_of,
 )
@@ -98,7 +99,7 @@ from ...rules.events import Event, EventKind
 from ...rules.match import HandEnd, HandResult, Match, Status
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset, TieBreak, points_text, seats_text, tie_break_text
+from ...rules.ruleset import Ruleset
 from ...rules.tiles import (
     MAX_PIP,
     Tile,
@@ -386,56 +387,17 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         before: tuple[int, ...],
     ) -> str:
         # [TD-7] the end; [TD-8] the scores; [TD-9] the fewest points, then the tie-breaks
-        result, players = match.history[number - 1], match.players
-        counts, points, winners = result.counts, result.points, result.winners
-        if len(winners) != 1 or points[winners[0]] != min(points):
-            # not a result these rules give (a state from outside): the facts
-            return super().explain_hand(match, number, before)
-        (winner,) = winners
-        state = self.finished_state(match, number)
-        # with the Chinese set (no blank) a seat scored 0 exactly when it discarded nothing
-        blanks = match.options.tile_set is TileSet.DOUBLE_SIX
-        fewest = points[winner]
-        tied = [seat for seat in range(players) if points[seat] == fewest]
-        if len(tied) == 1:
-            decided = f"seat {winner} has the fewest points, {fewest}, and wins the hand [TD-9]"
-        else:
-            if state is not None:
-                discarded: tuple[int, ...] | None = tuple(len(d) for d in state.discards)
-                leader = state.leader
-            else:
-                discarded = (0,) * players if fewest == 0 and not blanks else None
-                leader = self._leader_of(match, number)
-            steps = (
-                TieBreak("fewer discarded tiles", discarded),
-                TieBreak("the lower match total before this hand", before),
-                TieBreak(
-                    f"the first in turn order from this hand's leader, seat {leader}",
-                    [(seat - leader) % players for seat in range(players)],
-                    shown=False,
-                ),
-            )
-            decided = (
-                f"{seats_text(tied)} tie for the fewest points, {fewest} each; seat {winner} "
-                f"wins the tie on {tie_break_text(winner, tied, steps)} [TD-9]"
-            )
-        if state is not None:
-            empty = [seat for seat, tiles in enumerate(state.discards) if not tiles]
-        elif not blanks:
-            empty = [seat for seat in range(players) if counts[seat] == 0]
-        elif any(p != c for p, c in zip(points, counts, strict=True)):
-            # double-six: a count of 0 may be [0-0] discarded alone; a doubled score shows
-            # that some seat discarded nothing, and the seats of count 0 are the candidates
-            empty = [seat for seat in range(players) if counts[seat] == 0]
-        else:
-            empty = []
-        none = seats_text(empty) if state is not None or not blanks or len(empty) == 1 else "a seat"
-        if len(empty) == players:
-            scores = "Nobody discarded, so every score is 0 [TD-8]."
-        else:
-            doubled = f", doubled because {none} discarded nothing" if empty else ""
-            scores = f"Each seat scores its discarded pips{doubled} [TD-8]: {points_text(points)}."
-        return f"Every tile played or discarded [TD-7]: {decided}. {scores}"
+        said = explain_discards(
+            match,
+            number,
+            before,
+            self.finished_state(match, number),
+            tags=("[TD-7]", "[TD-8]", "[TD-9]"),
+            blanks=match.options.tile_set is TileSet.DOUBLE_SIX,
+            leader_of=lambda: self._leader_of(match, number),
+        )
+        # not a result these rules give (a state from outside): the facts
+        return said if said is not None else super().explain_hand(match, number, before)
 
     def _leader_of(self, match: Match[TsairDengOptions, TsairDengHandState], number: int) -> int:
         """The leader of finished hand ``number``: the winner of the hand before it [TD-3],
