@@ -43,6 +43,7 @@ hand and the table), on tile codes (:class:`_Playouts`).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -257,6 +258,17 @@ _MATCHING = tuple(
     tuple(c for c in range(_CODES) if matches(Tile.from_code(code), Tile.from_code(c)))
     for code in range(_CODES)
 )
+#: Per tile code: the tiles it matches, as a bit set of their codes.
+_MATCHING_BITS = tuple(sum(1 << c for c in codes) for codes in _MATCHING)
+#: The codes in a bit set of tiles that match one tile, ascending: by the bit set, for
+#: every subset of every :data:`_MATCHING_BITS` (a few hundred), so that a tile's targets
+#: are one dictionary lookup.
+_ASCENDING = {
+    sum(1 << c for c in subset): subset
+    for codes in _MATCHING
+    for size in range(1, len(codes) + 1)
+    for subset in itertools.combinations(codes, size)
+}
 #: Per tile code: the copies of it in the two sets ``[TU-1]``.
 _COPIES = tuple(two_chinese_sets().count(Tile.from_code(code)) for code in range(_CODES))
 #: Per tile code: is it a big fish ``[TU-9]``.
@@ -268,7 +280,12 @@ class _Playouts(Rollouts):
     """Tiu U playouts on tile codes (see :class:`~.dealing.Rollouts`): the moves of
     ``[TU-5]``..``[TU-8]`` as the rules core makes them, the GREEDY heuristic's choice
     among them (:func:`_scorer`, the first of equal scores in the order of the legal
-    moves), and the counts of ``[TU-9]``."""
+    moves), and the counts of ``[TU-9]``.
+
+    The lake is kept twice: the copies of each code (for a pile, which needs exactly
+    two), and the codes present as a bit set, so that the things a tile can take are the
+    bit set of its matches and the lake's, ANDed, and looked up (:data:`_ASCENDING`)
+    rather than searched for on every tile of every hand step."""
 
     def __init__(self, match: Match[TiuUOptions, TiuUHandState]) -> None:
         state, options = match.hand_state, match.options
@@ -278,8 +295,10 @@ class _Playouts(Rollouts):
         self.hands = [[t.code for t in hand] for hand in state.hands]
         self.woodpile = [t.code for t in state.woodpile]
         self.lake = [0] * _CODES
+        self.in_lake = 0
         for t in state.lake:
             self.lake[t.code] += 1
+            self.in_lake |= 1 << t.code
         self.piled = [False] * _CODES
         for t in state.piles:
             self.piled[t.code] = True
@@ -298,20 +317,25 @@ class _Playouts(Rollouts):
 
     def play(self, move: Move) -> tuple[int, ...]:
         players, fish, may_decline = self.players, self.fish, self.may_decline
+        matching, ascending = _MATCHING_BITS, _ASCENDING
         hands = [hand[:] for hand in self.hands]
         woodpile = self.woodpile
         drawn_at, end = 0, len(woodpile)
         lake, piled, caught = self.lake[:], self.piled[:], self.caught[:]
+        in_lake = self.in_lake
         big, small = self.big[:], self.small[:]
 
         def capture(seat: int, tile: int, target: int) -> None:
             """``seat`` takes ``target`` with ``tile`` [TU-5] [TU-6]; a pile is taken by
             its fourth copy, all three at once [TU-7]."""
+            nonlocal in_lake
             if tile == target and piled[target]:
                 piled[target] = False
                 taken = 3
             else:
                 lake[target] -= 1
+                if not lake[target]:
+                    in_lake ^= 1 << target
                 taken = 1
             caught[tile] += 1
             caught[target] += taken
@@ -323,34 +347,50 @@ class _Playouts(Rollouts):
 
         def pile(hand: list[int], tile: int) -> None:
             """``tile``, from ``hand``, piled on its two copies in the lake [TU-7]."""
+            nonlocal in_lake
             hand.remove(tile)
-            lake[tile] -= 2
+            lake[tile] -= 2  # the two there: none is left
+            in_lake ^= 1 << tile
             piled[tile] = True
 
-        def targets(tile: int) -> list[int]:
-            """The distinct things ``tile`` can take, ascending."""
-            found = [c for c in _MATCHING[tile] if lake[c]]
-            if piled[tile]:
-                found.append(tile)
-                found.sort()
-            return found
+        def targets(found: int) -> tuple[int, ...]:
+            """The distinct things a drawn tile can take, ascending, from their bit set
+            (a function of its own: where the choice of ``CAPTURE_DRAWN`` is made, which
+            tests/bots reads as the playout runs)."""
+            return ascending[found]
 
-        def draw(seat: int) -> None:
-            """[TU-6] the draw step: the top tile takes what it matches (the best-scored
+        def draw(seat: int, tile: int) -> None:
+            """[TU-6] the draw step of ``tile``: it takes what it matches (the best-scored
             target when there is a choice), or joins the lake."""
-            nonlocal drawn_at
-            if drawn_at == end:
-                return
-            tile = woodpile[drawn_at]
-            drawn_at += 1
-            found = targets(tile)
+            nonlocal in_lake
+            found = in_lake & matching[tile]
+            if piled[tile]:
+                found |= 1 << tile
             if not found:
                 lake[tile] += 1
-            elif len(found) == 1:
-                capture(seat, tile, found[0])
+                in_lake |= 1 << tile
+            elif not found & (found - 1):
+                # one thing to take: taken as capture() takes it, without the call (most
+                # draws that take something take the one thing they can)
+                target = found.bit_length() - 1
+                if tile == target and piled[target]:
+                    piled[target] = False
+                    taken = 3
+                else:
+                    lake[target] -= 1
+                    if not lake[target]:
+                        in_lake ^= found
+                    taken = 1
+                caught[tile] += 1
+                caught[target] += taken
+                gain = fish[tile] + taken * fish[target]
+                if _BIG[tile]:
+                    big[seat] += gain
+                else:
+                    small[seat] += gain
             else:
-                top, top_key = found[0], -1
-                for target in found:
+                top, top_key = -1, -1
+                for target in targets(found):
                     key = (3 if target == tile and piled[tile] else 1) * fish[target]
                     if key > top_key:
                         top, top_key = target, key
@@ -370,7 +410,9 @@ class _Playouts(Rollouts):
             elif kind is _PILE:
                 assert move.tile is not None
                 pile(hand, move.tile.code)
-            draw(seat)
+            if drawn_at < end:
+                draw(seat, woodpile[drawn_at])
+                drawn_at += 1
         seat = seat + 1 if seat + 1 < players else 0
         while drawn_at < end:
             # [TU-5] the hand step: the best-scored capture, pile or pass
@@ -382,10 +424,17 @@ class _Playouts(Rollouts):
                 if tile == last:
                     continue
                 last = tile
+                found = in_lake & matching[tile]
+                if piled[tile]:
+                    found |= 1 << tile
+                if not found:
+                    continue
                 own = fish[tile]
-                for target in targets(tile):
+                for target in ascending[found]:
                     piled_target = target == tile and piled[tile]
                     gain = own + (3 if piled_target else 1) * fish[target]
+                    if gain <= choice_key:
+                        continue  # no better, nor is its lower score as a safe capture
                     key: float = gain
                     if not piled_target and not last_turn:
                         for c in _MATCHING[target]:
@@ -413,7 +462,8 @@ class _Playouts(Rollouts):
                 capture(seat, choice, choice_target)
             else:
                 pile(hand, choice)
-            draw(seat)
+            draw(seat, woodpile[drawn_at])
+            drawn_at += 1
             seat = seat + 1 if seat + 1 < players else 0
         # [TU-9] big fish 2 per pip, small fish their red pips rounded up to tens
         return tuple(b - (-s // 10) * 10 for b, s in zip(big, small, strict=True))
