@@ -20,7 +20,8 @@ Usage::
 
     python bench/doors.py cpu [--seconds 2] [--rounds 3] [--clients 1 8]
                               [--grpc-workers 1] [--http-workers 1] [--json]
-    python bench/doors.py floor [--seconds 1.5] [--rounds 3] [--clients 1 8] [--json]
+    python bench/doors.py floor [--seconds 1.5] [--rounds 3] [--clients 1 8]
+                                [--doors grpc rest] [--json]
     python bench/doors.py servers [--seconds 5] [--clients 8] [--rounds 3]
                                   [--python-clients] [--json]
     python bench/doors.py workers [--http-workers 2] [--connections 16] [--seconds 5]
@@ -199,8 +200,11 @@ CANNED_RATIO_TARGET = 1.5
 CANNED_RATIO_STRETCH = 1.25
 #: The servers of each door in the ``floor`` mode: ``canned`` answers ApplyMove from a
 #: table; ``uncached`` and ``cached`` are the real service, without and with the cache of
-#: the games a process minted (``DOMINO_RULES_MINTED_CACHE_BYTES``).
-FLOOR_SERVERS = ("canned", "uncached", "cached")
+#: the games a process minted (``DOMINO_RULES_MINTED_CACHE_BYTES``); ``trusted`` is
+#: ``uncached`` with ``DOMINO_RULES_TRUST_SEALED=1`` (a sealed token is not checked again).
+FLOOR_SERVERS = ("canned", "uncached", "trusted", "cached")
+#: The servers whose ApplyMove is held to the target, and how the tables name them.
+FLOOR_MEASURED = {"uncached": "cache off", "trusted": "trusted", "cached": "cache on"}
 
 
 class CannedService(RulesService):
@@ -246,8 +250,9 @@ def floor_started(
         "DOMINO_RULES_GRPC_WORKERS": "1",
         "DOMINO_RULES_HTTP_WORKERS": "1",
     }
-    if server == "uncached":
+    if server in ("uncached", "trusted"):
         env["DOMINO_RULES_MINTED_CACHE_BYTES"] = "0"
+    env["DOMINO_RULES_TRUST_SEALED"] = "1" if server == "trusted" else "0"
     answers = "canned" if server == "canned" else "rules"
     command = [sys.executable, __file__, "floor", "--serve", door, answers, requests_file]
     with harness.child_server(command, env, f"{server} {door}") as started:
@@ -281,7 +286,7 @@ def floor(args: argparse.Namespace) -> int:
     work; the rest is the rules' (open and check the token, apply the move, seal the new
     state).
 
-    For each door it starts three servers built exactly as ``domino-rules serve`` builds
+    For each door it starts four servers built exactly as ``domino-rules serve`` builds
     its doors (:func:`domino_rules.doors.grpc_server.serve_process`,
     :func:`domino_rules.doors.gateway.run_gateway` under gunicorn with the gateway's worker;
     one process, sealed tokens, access lines at INFO to a pipe the bench reads), which
@@ -294,6 +299,8 @@ def floor(args: argparse.Namespace) -> int:
       (``DOMINO_RULES_MINTED_CACHE_BYTES=0``); its ApplyMove is each ruleset's mid-hand
       request, whose token the bench sealed, so it is opened and checked in full every
       time (``cold``, as in the ``cpu`` mode);
+    - ``trusted``: ``uncached`` with ``DOMINO_RULES_TRUST_SEALED=1``: the same cold
+      token, opened (it is sealed with the service's key) but not checked again;
     - ``cached``: the real service with the default settings (the cache on); its
       ApplyMove plays each ruleset's hand on from the same mid-hand state, as a client
       plays a game that stays on one replica: each call sends the token the server
@@ -309,17 +316,19 @@ def floor(args: argparse.Namespace) -> int:
     *of the same server*.
 
     Then the target's table: per door, client count and ruleset, the server CPU per
-    ApplyMove of the ``uncached`` and of the ``cached`` server over that of the
+    ApplyMove of the ``uncached``, ``trusted`` and ``cached`` servers over that of the
     ``canned`` server's ApplyMove of the ruleset's mid-hand request (same door, same
     client count; medians of the rounds), each marked ``<=1.25`` (the stretch met),
     ``<=1.5`` (the target met) or ``>1.5``, and per door and client count the worst of
-    each with its ruleset and verdicts. Then, per door and client count: the
-    floor (worst ``canned`` ratio to the trivial call), what the issue's first target
-    (server CPU per ApplyMove at most 1.25x the trivial call's) leaves for the rules in
-    µs (``1.25 x trivial - canned``), and what the rules cost here (``uncached - canned``
-    and ``cached - canned``). Last, for comparison, the rules' cost in the bench's own
-    process: an ApplyMove called back to back, every cache hot, and one called after
-    other work has evicted the caches, as a server's own machinery does between two
+    each with its ruleset, and the verdicts of the default settings (``uncached`` and
+    ``cached``) and of ``--trust-sealed`` (``trusted`` and ``cached``). Then, per door
+    and client count: the floor (worst ``canned`` ratio to the trivial call), what the
+    issue's first target (server CPU per ApplyMove at most 1.25x the trivial call's)
+    leaves for the rules in µs (``1.25 x trivial - canned``), and what the rules cost
+    here (``uncached``, ``trusted`` and ``cached`` less ``canned``). Last, for
+    comparison, the rules' cost in the bench's own process: an ApplyMove called back to
+    back, every cache hot, and one called after other work has evicted the caches, as a
+    server's own machinery does between two
     calls. ``--json`` gives all of it.
     """
     if args.serve:
@@ -337,7 +346,7 @@ def floor(args: argparse.Namespace) -> int:
             "\n".join(base64.b64encode(r.SerializeToString()).decode() for r in requests.values())
         )
         file.flush()
-        for door in DOORS:
+        for door in args.doors:
             factory = harness.grpc_calls if door == "grpc" else harness.rest_calls
             servers: dict[str, tuple[Callable[[], dict[str, Call]], list[int]]] = {}
             for server in FLOOR_SERVERS:
@@ -430,8 +439,9 @@ def _mark(ratio: float) -> str:
 def _floor_ratios(
     results: list[dict[str, Any]], lines: dict[str, harness.Line]
 ) -> list[dict[str, Any]]:
-    """Per door, client count and ruleset: server CPU per ApplyMove of the ``uncached``
-    and ``cached`` servers against the ``canned`` server's (same door and clients)."""
+    """Per door, client count and ruleset: server CPU per ApplyMove of the ``uncached``,
+    ``trusted`` and ``cached`` servers against the ``canned`` server's (same door and
+    clients)."""
     cpu = {
         (r["door"], r["clients"], r["server"], r["ruleset"]): r["server_cpu_us"]
         for r in results
@@ -442,38 +452,39 @@ def _floor_ratios(
         if server != "canned":
             continue
         canned = cpu[door, n, "canned", ruleset_id]
-        uncached = cpu[door, n, "uncached", ruleset_id]
-        cached = cpu[door, n, "cached", ruleset_id]
-        out.append(
-            {
-                "door": door,
-                "clients": n,
-                "ruleset": ruleset_id,
-                "line_moves": len(lines[ruleset_id][1]),
-                "canned_us": canned,
-                "uncached_us": uncached,
-                "uncached_ratio": round(uncached / canned, 3),
-                "cached_us": cached,
-                "cached_ratio": round(cached / canned, 3),
-            }
-        )
+        row = {
+            "door": door,
+            "clients": n,
+            "ruleset": ruleset_id,
+            "line_moves": len(lines[ruleset_id][1]),
+            "canned_us": canned,
+        }
+        for measured in FLOOR_MEASURED:
+            us = cpu[door, n, measured, ruleset_id]
+            row[f"{measured}_us"] = us
+            row[f"{measured}_ratio"] = round(us / canned, 3)
+        out.append(row)
     return out
 
 
 def _floor_worst(ratios: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per door and client count: the worst ratio of each server to the canned one, its
-    ruleset, and whether every ratio of both meets the target and the stretch."""
+    ruleset, and whether every ratio of the default settings (``uncached`` and
+    ``cached``) meets the target and the stretch, and of ``trusted`` and ``cached``."""
     out = []
     for door, n in dict.fromkeys((r["door"], r["clients"]) for r in ratios):
         rows = [r for r in ratios if r["door"] == door and r["clients"] == n]
         row: dict[str, Any] = {"door": door, "clients": n}
-        for server in ("uncached", "cached"):
+        for server in FLOOR_MEASURED:
             top = max(rows, key=lambda r: float(r[f"{server}_ratio"]))
             row[f"{server}_ratio"] = top[f"{server}_ratio"]
             row[f"{server}_ruleset"] = top["ruleset"]
         highest = max(row["uncached_ratio"], row["cached_ratio"])
         row["target_met"] = highest <= CANNED_RATIO_TARGET
         row["stretch_met"] = highest <= CANNED_RATIO_STRETCH
+        trusting = max(row["trusted_ratio"], row["cached_ratio"])
+        row["target_met_trusted"] = trusting <= CANNED_RATIO_TARGET
+        row["stretch_met_trusted"] = trusting <= CANNED_RATIO_STRETCH
         out.append(row)
     return out
 
@@ -497,23 +508,37 @@ def _print_floor(
         f"ApplyMove over the door's canned ApplyMove (same clients, the ruleset's mid-hand "
         f"request): target <= {CANNED_RATIO_TARGET:g}x, stretch <= {CANNED_RATIO_STRETCH:g}x"
     )
-    print(f"{'door':5} {'clients':>7} {'ruleset':16} {'canned µs':>10} "
-          f"{'cache off µs':>13} {'x':>6} {'':6} {'cache on µs':>12} {'x':>6} {'':6}")  # fmt: skip
+    heads = "".join(f" {label + ' µs':>13} {'x':>6} {'':6}" for label in FLOOR_MEASURED.values())
+    print(f"{'door':5} {'clients':>7} {'ruleset':16} {'canned µs':>10}" + heads)
     for r in ratios:
         print(
-            f"{r['door']:5} {r['clients']:>7} {r['ruleset']:16} {r['canned_us']:>10.0f} "
-            f"{r['uncached_us']:>13.0f} {r['uncached_ratio']:>6.2f} "
-            f"{_mark(r['uncached_ratio']):6} {r['cached_us']:>12.0f} "
-            f"{r['cached_ratio']:>6.2f} {_mark(r['cached_ratio']):6}"
+            f"{r['door']:5} {r['clients']:>7} {r['ruleset']:16} {r['canned_us']:>10.0f}"
+            + "".join(
+                f" {r[f'{server}_us']:>13.0f} {r[f'{server}_ratio']:>6.2f} "
+                f"{_mark(r[f'{server}_ratio']):6}"
+                for server in FLOOR_MEASURED
+            )
         )
     for w in worst:
-        target = "PASS" if w["target_met"] else "FAIL"
-        stretch = "PASS" if w["stretch_met"] else "FAIL"
+        verdicts = {
+            settings: (
+                "PASS" if w[f"target_met{suffix}"] else "FAIL",
+                "PASS" if w[f"stretch_met{suffix}"] else "FAIL",
+            )
+            for settings, suffix in (("default settings", ""), ("trusted", "_trusted"))
+        }
         print(
-            f"{w['door']} at {w['clients']} client(s): worst {w['uncached_ratio']:.2f}x cache "
-            f"off ({w['uncached_ruleset']}), {w['cached_ratio']:.2f}x cache on "
-            f"({w['cached_ruleset']}): target <= {CANNED_RATIO_TARGET:g}x {target}, "
-            f"stretch <= {CANNED_RATIO_STRETCH:g}x {stretch}"
+            f"{w['door']} at {w['clients']} client(s): worst "
+            + ", ".join(
+                f"{w[f'{server}_ratio']:.2f}x {label} ({w[f'{server}_ruleset']})"
+                for server, label in FLOOR_MEASURED.items()
+            )
+            + "; "
+            + "; ".join(
+                f"{settings} (with cache on): target <= {CANNED_RATIO_TARGET:g}x {target}, "
+                f"stretch <= {CANNED_RATIO_STRETCH:g}x {stretch}"
+                for settings, (target, stretch) in verdicts.items()
+            )
         )
     print()
     for s in summary:
@@ -521,6 +546,7 @@ def _print_floor(
             f"{s['door']} at {s['clients']} client(s): floor {s['floor_ratio']:.2f}x the trivial "
             f"call; the {CPU_RATIO_TARGET}x target leaves {s['budget_us']:.0f} µs for the rules, "
             f"which cost {s['rules_us_min']:.0f}-{s['rules_us_max']:.0f} µs here cache off, "
+            f"{s['trusted_us_min']:.0f}-{s['trusted_us_max']:.0f} µs trusted, "
             f"{s['cached_us_min']:.0f}-{s['cached_us_max']:.0f} µs cache on"
         )
     print("the rules in this process (CPU µs per ApplyMove, cold token):")
@@ -592,7 +618,7 @@ def _floor_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         canned = {rid: rows["canned", rid]["server_cpu_us"] for rid in ruleset_ids}
         costs = {
             server: [rows[server, rid]["server_cpu_us"] - canned[rid] for rid in ruleset_ids]
-            for server in ("uncached", "cached")
+            for server in FLOOR_MEASURED
         }
         out.append(
             {
@@ -602,6 +628,8 @@ def _floor_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "budget_us": round(CPU_RATIO_TARGET * trivial - max(canned.values()), 1),
                 "rules_us_min": round(min(costs["uncached"]), 1),
                 "rules_us_max": round(max(costs["uncached"]), 1),
+                "trusted_us_min": round(min(costs["trusted"]), 1),
+                "trusted_us_max": round(max(costs["trusted"]), 1),
                 "cached_us_min": round(min(costs["cached"]), 1),
                 "cached_us_max": round(max(costs["cached"]), 1),
             }
@@ -955,6 +983,7 @@ def parser() -> argparse.ArgumentParser:
     one.add_argument("--seconds", type=float, default=1.5, help="per measurement")
     one.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
     one.add_argument("--clients", type=int, nargs="+", default=[1, 8])
+    one.add_argument("--doors", nargs="+", choices=DOORS, default=list(DOORS))
     one.add_argument("--json", action="store_true", help="print JSON instead of a table")
     one.add_argument(
         "--serve", nargs=3, metavar=("DOOR", "ANSWERS", "FILE"), help=argparse.SUPPRESS

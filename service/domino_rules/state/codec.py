@@ -123,11 +123,16 @@ def fill(message: Message, value: Any) -> Message:
     return message
 
 
+#: Message fields of this type are filled from a :class:`Tile` inline (its two fields).
+_TILE_MESSAGE = pb.Tile.DESCRIPTOR.full_name
+
+
 @functools.cache
 def _filler(message_type: Any, cls: type) -> Any:
     """``fill_<cls>(message, value)``: :func:`fill` of one (message type, dataclass) pair,
     as straight-line code (each field read once; an enum through a dict of its members'
-    numbers; nested dataclasses through :func:`fill`)."""
+    numbers; a tile's two fields set in place; other nested dataclasses through
+    :func:`fill`)."""
     lines = ["def fill_value(message, value):"]
     namespace: dict[str, Any] = {"fill": fill}
     for index, (name, desc) in enumerate(_field_map(message_type, cls)):
@@ -138,8 +143,12 @@ def _filler(message_type: Any, cls: type) -> Any:
             number = f"enum_{index}[{{x}}]"
         else:
             number = "{x}"
+        tile = desc.message_type is not None and desc.message_type.full_name == _TILE_MESSAGE
         if desc.is_repeated:
-            if desc.message_type is not None:
+            if tile:  # a Tile's two fields straight into the message made for it
+                lines += ["    if v:", f"        add = message.{name}.add"]
+                lines += ["        for x in v:", "            add(high=x.high, low=x.low)"]
+            elif desc.message_type is not None:
                 lines += ["    if v:", f"        add = message.{name}.add"]
                 lines += ["        for x in v:", "            fill(add(), x)"]
             elif desc.enum_type is not None:
@@ -147,6 +156,9 @@ def _filler(message_type: Any, cls: type) -> Any:
                 lines += ["    if v:", f"        message.{name}.extend([{mapped} for x in v])"]
             else:
                 lines += ["    if v:", f"        message.{name}.extend(v)"]
+        elif tile:  # setting a field of the tile marks it present, even 0-0
+            lines += ["    if v is not None:", f"        t = message.{name}"]
+            lines += ["        t.high = v.high", "        t.low = v.low"]
         elif desc.message_type is not None:
             lines += ["    if v is not None:", f"        fill(message.{name}, v)"]
         else:
@@ -205,27 +217,43 @@ def move_to_pb(move: Move) -> pb.Move:
 
 
 def move_from_pb(message: pb.Move) -> Move:
-    """A core move from its message; ``ValueError`` when it is malformed."""
-    if message.kind == pb.MOVE_KIND_UNSPECIFIED:
-        raise ValueError("move.kind is required: one of " + ", ".join(k.name for k in MoveKind))
-    try:
-        kind = MoveKind[pb.MoveKind.Name(message.kind)]
-    except ValueError:
-        raise ValueError(f"move.kind {message.kind} is not a known kind") from None
+    """A core move from its message; ``ValueError`` when it is malformed.
+
+    Kinds and ends are read through tables of their numbers, and tiles are the set's own
+    objects (:meth:`Tile.from_code`): a move is decoded on every ApplyMove, and equal
+    tiles that are the same object compare at once with the rules' own."""
+    kind = _MOVE_KINDS.get(message.kind)
+    if kind is None:
+        if message.kind == pb.MOVE_KIND_UNSPECIFIED:
+            raise ValueError("move.kind is required: one of " + ", ".join(k.name for k in MoveKind))
+        raise ValueError(f"move.kind {message.kind} is not a known kind")
     end: End | None = None
-    if message.end != pb.END_UNSPECIFIED:
-        try:
-            end = End[pb.End.Name(message.end)]
-        except ValueError:
-            raise ValueError(f"move.end {message.end} is not LEFT or RIGHT") from None
+    if message.end:
+        end = _ENDS.get(message.end)
+        if end is None:
+            raise ValueError(f"move.end {message.end} is not LEFT or RIGHT")
+    has = message.HasField
     return Move(
-        seat=message.seat,
-        kind=kind,
-        tile=tile_from_pb(message.tile, "move.tile") if message.HasField("tile") else None,
-        target=tile_from_pb(message.target, "move.target") if message.HasField("target") else None,
-        end=end,
-        open_pip=message.open_pip if message.HasField("open_pip") else None,
+        message.seat,
+        kind,
+        _tile_of(message.tile, "move.tile") if has("tile") else None,
+        _tile_of(message.target, "move.target") if has("target") else None,
+        end,
+        message.open_pip if has("open_pip") else None,
     )
+
+
+#: A move's kind and end by their numbers in the messages (names shared with the core).
+_MOVE_KINDS: dict[int, MoveKind] = {pb.MoveKind.Value(kind.name): kind for kind in MoveKind}
+_ENDS: dict[int, End] = {pb.End.Value(end.name): end for end in End}
+
+
+def _tile_of(message: pb.Tile, what: str) -> Tile:
+    """:func:`tile_from_pb`, the set's own tile object."""
+    high, low = message.high, message.low
+    if 0 <= low <= high <= 18:
+        return Tile.from_code(high * (high + 1) // 2 + low)
+    return tile_from_pb(message, what)  # the error
 
 
 def event_to_pb(event: Event) -> pb.Event:
