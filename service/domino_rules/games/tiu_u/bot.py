@@ -51,6 +51,7 @@ from typing import Any
 
 from ...bots.dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
+from ...rules.building import frozen_builder
 from ...rules.tiles import red_pips, two_chinese_sets
 from .rules import RedSixes, TiuUHandState, TiuUOptions, TiuUTable, matches
 
@@ -59,6 +60,8 @@ __all__ = ["BIG_FISH", "SAFE_SHIFT", "TiuUBot", "fish_value", "lake_before_pass"
 #: [TU-9] a big fish has at least this many pips.
 BIG_FISH = 8
 _SIX_SIX = Tile(6, 6)
+#: ``TiuUHandState(*fields)``, every field in order, built the rules' fast way.
+_hand_state = frozen_builder(TiuUHandState)
 
 
 def fish_value(tile: Tile, all_sixes: bool) -> int:
@@ -127,6 +130,14 @@ class TiuUBot(GameBot):
         *,
         infer: bool,
     ) -> TiuUHandState | None:
+        return self.dealer(view, options, players)(rng, infer)
+
+    def dealer(
+        self, view: View, options: TiuUOptions, players: int
+    ) -> Callable[[random.Random, bool], TiuUHandState | None]:
+        """The deals of one view: the hidden pool, what the seat that passed could not
+        hold and the table's fields are the same in every world, so they are made once
+        here; each deal is then the cut of the pool and the state."""
         table: TiuUTable = view.table
         me = view.seat
         assert me is not None
@@ -139,33 +150,43 @@ class TiuUBot(GameBot):
             [t for caught in table.catches for t in caught.tiles],
             drawn,
         )
-        passed = lake_before_pass(view) if infer and not options.may_decline else None
+        passed = lake_before_pass(view) if not options.may_decline else None
+        inferred: Callable[[int], Callable[[Tile], bool] | None] | None = None
+        if passed is not None:
+            seat, lake, piles = passed
+            # [TU-5] it could neither capture nor pile: the codes it cannot hold
+            barred = {t.code for t in piles}.union(*(_MATCHING[t.code] for t in lake))
 
-        def allows(seat: int) -> Callable[[Tile], bool] | None:
-            if passed is None or passed[0] != seat:
+            def cannot_mate(t: Tile) -> bool:
+                return t.code not in barred
+
+            def inferred(s: int) -> Callable[[Tile], bool] | None:
+                return cannot_mate if s == seat else None
+
+        # [TU-4] a pair of [6-6] is laid out at the deal: no other hand holds two, which
+        # only a pool with two or more can break
+        six = _SIX_SIX.code
+        accept = _one_six_six if sum(1 for t in pool if t.code == six) >= 2 else None
+        catches = tuple(caught.tiles for caught in table.catches)
+        to_act = view.to_act if view.to_act is not None else me
+
+        def deal(rng: random.Random, infer: bool) -> TiuUHandState | None:
+            dealt = deal_hands(view, players, pool, rng, inferred if infer else None, accept)
+            if dealt is None:
                 return None
-            lake, piles = passed[1], passed[2]
-            # [TU-5] it could neither capture nor pile
-            return lambda t: t not in piles and not any(matches(t, x) for x in lake)
+            hands, woodpile = dealt
+            return _hand_state(
+                hands,
+                woodpile,
+                table.lake,
+                table.piles,
+                catches,
+                to_act,
+                table.leader,
+                table.drawn,
+            )
 
-        def accept(parts: list[list[Tile]]) -> bool:
-            # [TU-4] a pair of [6-6] is laid out at the deal
-            return all(part.count(_SIX_SIX) <= 1 for part in parts[:-1])
-
-        dealt = deal_hands(view, players, pool, rng, allows, accept)
-        if dealt is None:
-            return None
-        hands, woodpile = dealt
-        return TiuUHandState(
-            hands=hands,
-            woodpile=woodpile,
-            lake=table.lake,
-            piles=table.piles,
-            catches=tuple(caught.tiles for caught in table.catches),
-            to_act=view.to_act if view.to_act is not None else me,
-            leader=table.leader,
-            drawn=table.drawn,
-        )
+        return deal
 
     def move_keys(self, view: View, options: TiuUOptions) -> list[Any]:
         table: TiuUTable = view.table
@@ -187,6 +208,12 @@ class TiuUBot(GameBot):
 
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
         return _Playouts(match)
+
+
+def _one_six_six(parts: list[list[Tile]]) -> bool:
+    """No hand of a deal (every part but the woodpile, the last) holds two ``[6-6]``."""
+    six = _SIX_SIX.code
+    return all(sum(1 for t in part if t.code == six) <= 1 for part in parts[:-1])
 
 
 def _seen(
