@@ -39,7 +39,7 @@ turn has one legal move). Among the matching tiles, the highest score of:
   match more open ends later).
 
 Rollouts play the same heuristic for every seat of a sampled world, from that seat's
-hand and the arm, on tile codes (:class:`_Playouts`).
+hand and the arm, on bit sets of tile codes (:class:`_Playouts`).
 """
 
 from __future__ import annotations
@@ -210,143 +210,183 @@ def _choose(
 _PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
 
 
-#: Per tile code (every set up to double-eighteen): the high half, the low half, the pips
-#: and the halves as a bit set.
+#: Per tile code (every set up to double-eighteen): the high half and the low half.
 _ALL = double_n(MAX_PIP)
 _HIGH = tuple(t.high for t in _ALL)
 _LOW = tuple(t.low for t in _ALL)
-_PIPS = tuple(t.pips for t in _ALL)
-_HALVES = tuple(t.halves for t in _ALL)
+#: The set has no two equal tiles ``[OAJ-1]``: a hand is a bit set of tile codes. Per
+#: pip, the tiles that have it, as a bit set.
+_WITH_PIP = tuple(sum(1 << t.code for t in _ALL if t.has(pip)) for pip in range(MAX_PIP + 1))
+#: Per tile code, the one play of that tile alone, as :func:`_codes` lists plays.
+_ALONE: tuple[tuple[int, ...], ...] = tuple((code,) for code in range(len(_ALL)))
+#: :func:`_codes` remembers this many bit sets at most (then starts again).
+_CODES_CACHE = 1 << 14
+_codes_cache: dict[int, tuple[int, ...]] = {}
+
+
+def _codes(tiles: int) -> tuple[int, ...]:
+    """The codes of the bit set ``tiles``, ascending (the order of the legal moves)."""
+    found = _codes_cache.get(tiles)
+    if found is None:
+        if len(_codes_cache) >= _CODES_CACHE:
+            _codes_cache.clear()
+        found = _codes_cache[tiles] = tuple(
+            code for code in range(tiles.bit_length()) if tiles >> code & 1
+        )
+    return found
 
 
 class _Playouts(Rollouts):
-    """One Arm Joe playouts on tile codes (see :class:`~.dealing.Rollouts`): the moves of
-    ``[OAJ-4]``..``[OAJ-8]`` as the rules core makes them, the GREEDY heuristic's choice
-    among them (:func:`play_key`, computed the same way; the first of equal scores in the
-    order of the legal moves), and the points of ``[OAJ-9]``."""
+    """One Arm Joe playouts on bit sets of tile codes (see :class:`~.dealing.Rollouts`):
+    the moves of ``[OAJ-4]``..``[OAJ-8]`` as the rules core makes them, the GREEDY
+    heuristic's choice among them (:func:`play_key`, computed the same way; the first of
+    equal scores in the order of the legal moves), and the points of ``[OAJ-9]``.
+
+    A hand is a bit set, so the tiles a seat can play are one ``&``; per pip, the tiles
+    held (in every hand) that have it are counted, so whether the hand is blocked
+    ``[OAJ-8]`` (asked after every move once the boneyard is empty) is one look-up; and
+    each seat's pips are kept as its tiles come and go."""
 
     def __init__(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> None:
         state, options = match.hand_state, match.options
         self.options = options
         self.players = match.players
-        self.hands = [[t.code for t in hand] for hand in state.hands]
-        self.boneyard = [t.code for t in state.boneyard]
+        self.hands: list[int] = []
+        self.counts: list[int] = []  # per seat, the pips in its hand
+        self.held = [0] * (MAX_PIP + 1)  # per pip, the tiles in a hand that have it
+        for hand in state.hands:
+            bits = count = 0
+            for t in hand:
+                bits |= 1 << t.code
+                count += t.pips
+                self.held[t.high] += 1
+                if not t.is_double:
+                    self.held[t.low] += 1
+            self.hands.append(bits)
+            self.counts.append(count)
+        self.boneyard = [t.code for t in state.boneyard]  # drawn from the front
         self.arm = [0] * (MAX_PIP + 1)  # per pip, the tiles of the line that have it
         for t in state.line:
             self.arm[t.high] += 1
             if not t.is_double:
                 self.arm[t.low] += 1
-        self.open_end = state.open_end
+        self.open_end = -1 if state.open_end is None else state.open_end  # -1: the lead
         self.to_act = state.to_act
         self.bonus = state.bonus
 
     def play(self, move: Move) -> tuple[int, ...]:
         options, players = self.options, self.players
-        top = options.set_max_pip
-        high_of, low_of, halves_of = _HIGH, _LOW, _HALVES
-        hands = [hand[:] for hand in self.hands]
+        top, lead_bonus = options.set_max_pip, options.lead_double_bonus
+        high_of, low_of, with_pip = _HIGH, _LOW, _WITH_PIP
+        hands, counts, held, arm = self.hands[:], self.counts[:], self.held[:], self.arm[:]
         boneyard, drawn_at, stock = self.boneyard, 0, len(self.boneyard)
-        arm = self.arm[:]
         open_end, seat, bonus = self.open_end, self.to_act, self.bonus
         dominoed = -1
 
-        def blocked() -> bool:
-            """[OAJ-8] nobody can match the open end."""
-            end = 1 << open_end if open_end is not None else 0
-            return not any(halves_of[t] & end for hand in hands for t in hand)
-
-        def lay(tile: int, extra: bool, drawn: bool = False) -> bool:
-            """``seat`` lays ``tile`` (from its hand, or ``drawn``) [OAJ-4]; a double earns
-            a bonus turn where ``extra`` [OAJ-5] [OAJ-6]; whether the hand is over
-            [OAJ-8]."""
-            nonlocal open_end, seat, bonus, dominoed
+        def step(kind: MoveKind, tile: int) -> bool:
+            """Apply a move of the seat to act; whether the hand is over."""
+            nonlocal open_end, seat, bonus, drawn_at, dominoed
             hand = hands[seat]
-            if not drawn:
-                hand.remove(tile)
-            high, low = high_of[tile], low_of[tile]
+            if kind is _PLAY:
+                hands[seat] = hand = hand ^ 1 << tile
+                high, low = high_of[tile], low_of[tile]
+                held[high] -= 1
+                if low != high:
+                    held[low] -= 1
+                counts[seat] -= high + low
+                # [OAJ-5] after the lead, play passes on unless the lead earns a bonus turn
+                extra = open_end >= 0 or lead_bonus
+            elif kind is _PASS:
+                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+                # [OAJ-8] blocked: the boneyard is empty and nobody can match the open end
+                return drawn_at == stock and not held[open_end]
+            else:
+                # [OAJ-7] draw until a tile matches; it is laid at once, the others kept
+                end = with_pip[open_end]
+                while True:
+                    if drawn_at == stock:
+                        hands[seat] = hand
+                        seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+                        return not held[open_end]
+                    tile = boneyard[drawn_at]
+                    drawn_at += 1
+                    high, low = high_of[tile], low_of[tile]
+                    if end >> tile & 1:
+                        break
+                    hand |= 1 << tile
+                    held[high] += 1
+                    if low != high:
+                        held[low] += 1
+                    counts[seat] += high + low
+                hands[seat] = hand
+                extra = True
+            # [OAJ-4] the tile is laid on the arm; a double leaves the open end as it was
             arm[high] += 1
             if low != high:
                 arm[low] += 1
-            open_end = high if open_end is None or low == open_end else low
+            open_end = high if open_end < 0 or low == open_end else low
             if not hand:
-                dominoed = seat
+                dominoed = seat  # [OAJ-8] the seat dominoed
                 return True
-            over = drawn_at == stock and blocked()
+            over = drawn_at == stock and not held[open_end]
             if high == low and extra:
-                bonus = True
+                bonus = True  # [OAJ-6] a double earns a bonus turn at once
             else:
                 seat, bonus = (seat + 1 if seat + 1 < players else 0), False
             return over
 
-        def step(kind: MoveKind, tile: int) -> bool:
-            """Apply a move of the seat to act; whether the hand is over."""
-            nonlocal seat, bonus, drawn_at
-            if kind is _PLAY:
-                return lay(tile, open_end is not None or options.lead_double_bonus)
-            if kind is _PASS:
-                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
-                return drawn_at == stock and blocked()
-            # [OAJ-7] draw until a tile matches; it is laid at once
-            assert open_end is not None
-            end = 1 << open_end
-            hand = hands[seat]
-            while drawn_at < stock:
-                tile = boneyard[drawn_at]
-                drawn_at += 1
-                if halves_of[tile] & end:
-                    return lay(tile, True, drawn=True)
-                hand.append(tile)
-            seat, bonus = (seat + 1 if seat + 1 < players else 0), False
-            return blocked()
-
         over = step(move.kind, move.tile.code if move.tile is not None else -1)
         while not over:
+            # after the lead (the first move at the latest) there is an open end
             hand = hands[seat]
-            if open_end is None:
-                # [OAJ-3] the lead of the highest double
-                over = step(_PLAY, max(t for t in hand if high_of[t] == low_of[t]))
-                continue
-            end = 1 << open_end
-            playable = sorted({t for t in hand if halves_of[t] & end})
-            if not playable:
+            fitting = hand & with_pip[open_end]
+            if not fitting:
                 over = step(_PASS if bonus or drawn_at == stock else _DRAW, -1)
                 continue
-            chosen = playable[0]
-            if len(playable) > 1:
-                # play_key of each, as the heuristic computes it: per pip, the tiles of
-                # the hand with it (the tile played has the new open end)
-                having = [0] * (top + 1)
-                for t in hand:
-                    having[high_of[t]] += 1
-                    if high_of[t] != low_of[t]:
-                        having[low_of[t]] += 1
-                kinds = sum(1 for n in having if n)
-                top_key = -1.0
-                for tile in playable:
-                    high, low = high_of[tile], low_of[tile]
-                    new_end = low if high == open_end else high
-                    follow = having[new_end] - 1
-                    # the different pips left once the tile is played
-                    left = kinds - (having[high] == 1) - (low != high and having[low] == 1)
-                    key = high + low + top * (follow + arm[new_end] / 3 + left / 6)
-                    if high == low:
-                        key += top * (1.5 if follow else 0.5)
-                    if key > top_key:
-                        chosen, top_key = tile, key
+            if not fitting & (fitting - 1):
+                chosen = fitting.bit_length() - 1
+                playable = _ALONE[chosen]  # the legal plays: this one
+                over = step(_PLAY, chosen)
+                continue
+            # the matching tiles, ascending; play_key of each, as the heuristic computes
+            # it: the tile played has the new open end, so ``follow`` counts it out
+            playable = _codes(fitting)
+            kinds = 0  # the pips of the hand, as a bit set
+            rest = hand
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                t = bit.bit_length() - 1
+                kinds |= 1 << high_of[t] | 1 << low_of[t]
+            kinds = kinds.bit_count()
+            chosen, top_key = -1, -1.0
+            for tile in playable:
+                high, low = high_of[tile], low_of[tile]
+                new_end = low if high == open_end else high
+                follow = (hand & with_pip[new_end]).bit_count() - 1
+                # the different pips left once the tile is played
+                bit = 1 << tile
+                left = kinds - (hand & with_pip[high] == bit)
+                if low != high:
+                    left -= hand & with_pip[low] == bit
+                key = high + low + top * (follow + arm[new_end] / 3 + left / 6)
+                if high == low:
+                    key += top * (1.5 if follow else 0.5)
+                if key > top_key:
+                    chosen, top_key = tile, key
             over = step(_PLAY, chosen)
-        return _points([[_PIPS[t] for t in hand] for hand in hands], dominoed, options)
+        return _points(counts, dominoed, options)
 
 
-def _points(pips: list[list[int]], dominoed: int, options: OneArmJoeOptions) -> tuple[int, ...]:
-    """[OAJ-9] the points of a hand that is over (the pips of each hand's tiles), as
+def _points(counts: list[int], dominoed: int, options: OneArmJoeOptions) -> tuple[int, ...]:
+    """[OAJ-9] the points of a hand that is over, from the pips left in each hand, as
     ``OneArmJoe.score_hand`` gives them."""
-    counts = [sum(hand) for hand in pips]
     if dominoed >= 0:
         winners = [dominoed]  # dominoing wins outright
     else:
         low = min(counts)
         winners = [s for s, c in enumerate(counts) if c == low]
-    points = [0] * len(pips)
+    points = [0] * len(counts)
     if len(winners) == 1 or options.tie is Tie.SHARED:
         others = sum(counts) - sum(counts[s] for s in winners)
         if others:  # everyone tied: nobody scores
