@@ -444,51 +444,58 @@ class _Playouts(Rollouts):
         while drawn_at < end:
             # [TU-5] the hand step: the best-scored capture, pile or pass
             hand = hands[seat]
-            last_turn = end - drawn_at <= players
             choice, choice_key, choice_target = -1, -1.0e9, -1
-            last = -1
-            for tile in hand:
-                if tile == last:
-                    continue
-                last = tile
-                found = in_lake & matching[tile]
-                if piled[tile]:
-                    found |= 1 << tile
-                if not found:
-                    continue
-                own = fish[tile]
-                for target in ascending[found]:
-                    piled_target = target == tile and piled[tile]
-                    gain = own + (3 if piled_target else 1) * fish[target]
-                    if gain <= choice_key:
-                        continue  # no better, nor is its lower score as a safe capture
-                    key: float = gain
-                    if not piled_target and not last_turn:
-                        for c in _MATCHING[target]:
-                            if _COPIES[c] != lake[c] + 3 * piled[c] + caught[c] + hand.count(c):
-                                break
-                        else:
-                            # nobody else can take it: it waits [see _scorer]
-                            key = SAFE_SHIFT + gain / 1000
-                    if key > choice_key:
-                        choice, choice_key, choice_target = tile, key, target
-            last = -1
-            for tile in hand:
-                if tile == last:
-                    continue
-                last = tile
-                if lake[tile] == 2 and not caught[tile]:
-                    # [TU-7] worth the pile when the seat holds the fourth copy too
-                    key = 3 * fish[tile] if hand.count(tile) >= 2 else -fish[tile]
-                    if key > choice_key:
-                        choice, choice_key, choice_target = tile, key, -1
-            if choice < 0 or (may_decline and choice_key < -0.5):
-                pass  # [TU-5] PASS
-            elif choice_target >= 0:
-                hand.remove(choice)
-                capture(seat, choice, choice_target)
-            else:
-                pile(hand, choice)
+            if hand:
+                last_turn = end - drawn_at <= players
+                # a tile of the hand with two copies in the lake (it matches itself, so
+                # it has targets): only then can the seat pile, and piles are looked for
+                pairs = False
+                last = -1
+                for tile in hand:
+                    if tile == last:
+                        continue
+                    last = tile
+                    found = in_lake & matching[tile]
+                    if piled[tile]:
+                        found |= 1 << tile
+                    if not found:
+                        continue
+                    if lake[tile] == 2:
+                        pairs = True
+                    own = fish[tile]
+                    for target in ascending[found]:
+                        piled_target = target == tile and piled[tile]
+                        gain = own + (3 if piled_target else 1) * fish[target]
+                        if gain <= choice_key:
+                            continue  # no better, nor is its lower score as a safe capture
+                        key: float = gain
+                        if not piled_target and not last_turn:
+                            for c in _MATCHING[target]:
+                                if _COPIES[c] != lake[c] + 3 * piled[c] + caught[c] + hand.count(c):
+                                    break
+                            else:
+                                # nobody else can take it: it waits [see _scorer]
+                                key = SAFE_SHIFT + gain / 1000
+                        if key > choice_key:
+                            choice, choice_key, choice_target = tile, key, target
+                if pairs:
+                    last = -1
+                    for tile in hand:
+                        if tile == last:
+                            continue
+                        last = tile
+                        if lake[tile] == 2 and not caught[tile]:
+                            # [TU-7] worth the pile when the seat holds the fourth copy too
+                            key = 3 * fish[tile] if hand.count(tile) >= 2 else -fish[tile]
+                            if key > choice_key:
+                                choice, choice_key, choice_target = tile, key, -1
+                if choice < 0 or (may_decline and choice_key < -0.5):
+                    pass  # [TU-5] PASS
+                elif choice_target >= 0:
+                    hand.remove(choice)
+                    capture(seat, choice, choice_target)
+                else:
+                    pile(hand, choice)
             draw(seat, woodpile[drawn_at])
             drawn_at += 1
             seat = seat + 1 if seat + 1 < players else 0
