@@ -17,14 +17,25 @@ was.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from itertools import pairwise
 
 from .checks import fail, require
-from .moves import End
-from .tiles import Tile
+from .events import Event, EventKind
+from .moves import End, Move, MoveKind
+from .tiles import Tile, double_n
 
-__all__ = ["LaidTile", "check_chain", "ends", "fits", "lay"]
+__all__ = [
+    "LaidTile",
+    "blocked",
+    "check_chain",
+    "ends",
+    "fits",
+    "lay",
+    "play_event",
+    "plays_at_ends",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +67,64 @@ def fits(tile: Tile, line: tuple[LaidTile, ...]) -> tuple[End, ...]:
     if right in (tile.high, tile.low):
         out.append(End.RIGHT)
     return tuple(out)
+
+
+def plays_at_ends(seat: int, tiles: tuple[Tile, ...], line: tuple[LaidTile, ...]) -> list[Move]:
+    """``Move(seat, PLAY, tile, end=end)`` for each of ``tiles`` in order, at each end it
+    fits (:func:`fits`, the left end first), on a line that has started. The moves are
+    made once per seat, tile and end and then shared (they are immutable values): legal
+    moves are listed on every request."""
+    table = _plays_at(seat)
+    left, right = 1 << line[0].left, 1 << line[-1].right
+    out = []
+    for tile in tiles:
+        halves = tile.halves
+        if halves & left:
+            out.append(table[tile.code][0])
+        if halves & right:
+            out.append(table[tile.code][1])
+    return out
+
+
+def blocked(hands: tuple[tuple[Tile, ...], ...], line: tuple[LaidTile, ...]) -> bool:
+    """No tile of ``hands`` fits either end of ``line`` (a line that has started): what
+    :func:`fits` says of every tile, at once."""
+    ends_bits = 1 << line[0].left | 1 << line[-1].right
+    for hand in hands:
+        for tile in hand:
+            if tile.halves & ends_bits:
+                return False
+    return True
+
+
+def play_event(seat: int, tile: Tile, end: End | None) -> tuple[Event, ...]:
+    """``(Event(PLAY, seat=seat, tile=tile, end=end),)``, made once and then shared."""
+    return _play_events(seat)[tile.code][_END_INDEX[end]]
+
+
+_TILES = double_n(18)
+_END_INDEX = {End.LEFT: 0, End.RIGHT: 1, None: 2}
+
+
+@functools.cache
+def _plays_at(seat: int) -> tuple[tuple[Move, Move], ...]:
+    """Per tile code: the plays of ``seat`` at the left and at the right end."""
+    return tuple(
+        (
+            Move(seat, MoveKind.PLAY, tile, end=End.LEFT),
+            Move(seat, MoveKind.PLAY, tile, end=End.RIGHT),
+        )
+        for tile in _TILES
+    )
+
+
+@functools.cache
+def _play_events(seat: int) -> tuple[tuple[tuple[Event, ...], ...], ...]:
+    """Per tile code, per end (left, right, none): the events of ``seat``'s play."""
+    return tuple(
+        tuple((Event(EventKind.PLAY, seat=seat, tile=tile, end=end),) for end in _END_INDEX)
+        for tile in _TILES
+    )
 
 
 def lay(line: tuple[LaidTile, ...], tile: Tile, end: End | None) -> tuple[LaidTile, ...]:

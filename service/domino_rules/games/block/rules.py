@@ -49,10 +49,20 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...rules.building import made_of
 from ...rules.checks import check_length, check_range, check_seat, fail, require
 from ...rules.errors import OptionsError
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, check_chain, ends, fits, lay
+from ...rules.lines import (
+    LaidTile,
+    blocked,
+    check_chain,
+    ends,
+    fits,
+    lay,
+    play_event,
+    plays_at_ends,
+)
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
@@ -168,6 +178,11 @@ class BlockTable:
     left_end: int | None
     right_end: int | None
     leader: int
+
+
+#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+_make_state = made_of(BlockHandState)
+_PLAY = MoveKind.PLAY
 
 
 def rank(tile: Tile) -> tuple[int, int, int]:
@@ -322,15 +337,9 @@ class Block(Ruleset[BlockOptions, BlockHandState]):
             # [BLK-4] the highest-ranked tile dealt is the leader's only move
             return (Move(seat, MoveKind.PLAY, tile=max(hand, key=rank)),)
         # [BLK-5] [BLK-6] a tile that fits must be played, at either end it fits
-        plays = tuple(
-            [
-                Move(seat, MoveKind.PLAY, tile=tile, end=end)
-                for tile in hand
-                for end in fits(tile, line)
-            ]
-        )
+        plays = plays_at_ends(seat, hand, line)
         if plays:
-            return plays
+            return tuple(plays)
         if state.draws_left > 0:
             return (Move(seat, MoveKind.DRAW),)  # [BLK-8]
         return (Move(seat, MoveKind.PASS),)  # [BLK-7]
@@ -366,6 +375,28 @@ class Block(Ruleset[BlockOptions, BlockHandState]):
             state, hands=tuple(hands), boneyard=boneyard, to_act=to_act, draws_left=left
         )
         return after, tuple(events)
+
+    def hand_step(
+        self, match: Match[BlockOptions, BlockHandState], move: Move
+    ) -> tuple[BlockHandState, tuple[Event, ...], bool]:
+        """:meth:`hand_apply` then :meth:`hand_over`, a tile laid at once (the move of
+        almost every turn): the new state built from a copy of the old one's fields, the
+        event made once, and the hand over when a hand is empty or, nothing more to draw,
+        no tile fits either end (:func:`~domino_rules.rules.lines.blocked`)."""
+        if move.kind is not _PLAY:
+            return super().hand_step(match, move)
+        state, seat, tile = match.hand_state, move.seat, move.tile
+        assert tile is not None
+        fields = state.__dict__.copy()  # fields_of(state)
+        hands = list(state.hands)
+        hands[seat] = remove_tile(hands[seat], tile)
+        fields["hands"] = held = tuple(hands)
+        fields["line"] = line = lay(state.line, tile, move.end)
+        fields["to_act"] = seat + 1 if seat + 1 < match.players else 0
+        fields["last_layer"] = seat
+        # [BLK-9] a player went out, or nobody can play and nothing more may be drawn
+        over = not all(held) or (state.draws_left <= 0 and blocked(held, line))
+        return _make_state(fields), play_event(seat, tile, move.end), over
 
     def hand_over(self, state: BlockHandState) -> bool:
         # [BLK-9] a player went out, or nobody can play and nothing more may be drawn

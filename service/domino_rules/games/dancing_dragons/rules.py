@@ -41,9 +41,11 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import functools
+from dataclasses import dataclass
 from typing import Any
 
+from ...rules.building import made_of
 from ...rules.checks import check_length, check_sorted, fail, require
 from ...rules.discards import (
     CHINESE_HAND_SIZES,
@@ -55,12 +57,12 @@ from ...rules.discards import (
     settlement_of,
 )
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, check_chain, ends, fits, lay
+from ...rules.lines import LaidTile, check_chain, ends, lay, play_event, plays_at_ends
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
 from ...rules.ruleset import Ruleset
-from ...rules.tiles import Tile, chinese_set, distinct, remove_tile, sorted_tiles
+from ...rules.tiles import MAX_PIP, Tile, chinese_set, distinct, double_n, remove_tile, sorted_tiles
 
 __all__ = [
     "DancingDragons",
@@ -97,6 +99,25 @@ class DancingDragonsHandState:
     leader: int
     #: Dealt to nobody (3 players), ascending.
     unused: tuple[Tile, ...] = ()
+
+
+#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+_make_state = made_of(DancingDragonsHandState)
+
+
+@functools.cache
+def _discards(seat: int) -> tuple[Move, ...]:
+    """``Move(seat, DISCARD, tile)`` by tile code, made once."""
+    return tuple(Move(seat, MoveKind.DISCARD, tile) for tile in double_n(MAX_PIP))
+
+
+@functools.cache
+def _discarded(seat: int) -> tuple[tuple[Event, ...], ...]:
+    """The events of ``seat``'s face-down discard by tile code, made once."""
+    return tuple(
+        (Event(EventKind.DISCARD, seat=seat, tile=tile, private_to=seat),)
+        for tile in double_n(MAX_PIP)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,32 +188,41 @@ class DancingDragons(Ruleset[DancingDragonsOptions, DancingDragonsHandState]):
             # [DD-3] the leader plays any tile; both halves stay open
             return tuple([Move(seat, MoveKind.PLAY, tile) for tile in tiles])
         # [DD-4] a tile fitting an end, at each end it fits
-        plays = [
-            Move(seat, MoveKind.PLAY, tile, end=end) for tile in tiles for end in fits(tile, line)
-        ]
+        plays = plays_at_ends(seat, tiles, line)
         if plays and options.must_play_if_able:
             return tuple(plays)  # [DD-5] a player who can play must
         # [DD-5] or discard any tile face down (there is no PASS)
-        return (*plays, *(Move(seat, MoveKind.DISCARD, tile) for tile in tiles))
+        discards = _discards(seat)
+        return (*plays, *[discards[tile.code] for tile in tiles])
 
     def hand_apply(
         self, match: Match[DancingDragonsOptions, DancingDragonsHandState], move: Move
     ) -> tuple[DancingDragonsHandState, tuple[Event, ...]]:
+        state, events, _ = self.hand_step(match, move)
+        return state, events
+
+    def hand_step(
+        self, match: Match[DancingDragonsOptions, DancingDragonsHandState], move: Move
+    ) -> tuple[DancingDragonsHandState, tuple[Event, ...], bool]:
+        """:meth:`hand_apply` and :meth:`hand_over` at once: the new state built from a
+        copy of the old one's fields, the events made once per seat and tile."""
         state, seat = match.hand_state, move.seat
         tile = move.tile
         assert tile is not None
+        fields = state.__dict__.copy()  # fields_of(state)
         hands = list(state.hands)
         hands[seat] = remove_tile(hands[seat], tile)
-        following = (seat + 1) % match.players
+        fields["hands"] = held = tuple(hands)
+        fields["to_act"] = seat + 1 if seat + 1 < match.players else 0
+        over = not any(held)  # [DD-6] every tile played or discarded
         if move.kind is MoveKind.PLAY:
-            line = lay(state.line, tile, move.end)
-            after = replace(state, hands=tuple(hands), line=line, to_act=following)
-            return after, (Event(EventKind.PLAY, seat=seat, tile=tile, end=move.end),)
+            fields["line"] = lay(state.line, tile, move.end)
+            return _make_state(fields), play_event(seat, tile, move.end), over
         discards = list(state.discards)
         discards[seat] = (*discards[seat], tile)
-        after = replace(state, hands=tuple(hands), discards=tuple(discards), to_act=following)
+        fields["discards"] = tuple(discards)
         # [DD-5] face down: only the discarder sees the tile
-        return after, (Event(EventKind.DISCARD, seat=seat, tile=tile, private_to=seat),)
+        return _make_state(fields), _discarded(seat)[tile.code], over
 
     def hand_over(self, state: DancingDragonsHandState) -> bool:
         return not any(state.hands)  # [DD-6] every tile played or discarded
