@@ -44,14 +44,15 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...bots.dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
+from ...bots.dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
 from ...bots.playout import TILE_HALVES, TILE_HIGH, TILE_LOW, TILE_PIPS
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View, rng
 from ...rules.building import frozen_builder
 from ...rules.moves import End
+from ...rules.tiles import sorted_tiles
 from .rules import ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
@@ -162,70 +163,79 @@ class ThrowUpBot(GameBot):
     def dealer(
         self, view: View, options: ThrowUpOptions, players: int
     ) -> Callable[[random.Random, bool], ThrowUpHandState | None]:
+        """The deal of :func:`~.dealing.deal_hands`, with what the view fixes made once:
+        the slots (with and without the inferences), and the inferences as bit sets of
+        tile codes, read per tile without a call."""
         table: ThrowUpTable = view.table
         me = view.seat
         assert me is not None
         line = tuple(laid.tile for laid in table.line)
-        pool = hidden_pool(self.ruleset.full_set(options), view.hand, line)
+        full = self.ruleset.full_set(options)
+        pool = hidden_pool(full, view.hand, line)
         totals = frozenset(table.qualifying)
         left, right = table.left_end, table.right_end
+        #: The tiles the seat to act could lay now, were they in its hand.
+        lay_now = _bits(t for t in full if layable(t, totals, left, right))
 
         def unlayable(t: Tile) -> bool:
-            return not layable(t, totals, left, right)
+            return not lay_now >> t.code & 1
 
         others = [s for s in range(players) if s != me]
-        ends = {left, right} if left is not None and right is not None else set()
+        #: The open ends, as a bit set of pips (0: the line has not started).
+        ends = 1 << left | 1 << right if left is not None and right is not None else 0
         # [THR-9] not blocked: some hand matches an open end (this one's, or another's)
-        must_match = bool(ends) and not any(t.high in ends or t.low in ends for t in view.hand)
+        must_match = bool(ends) and not any(t.halves & ends for t in view.hand)
 
         def constraints(
             stuck: dict[int, int],
-        ) -> tuple[
-            Callable[[int], Callable[[Tile], bool] | None],
-            Callable[[list[list[Tile]]], bool] | None,
-        ]:
-            """What each hand allows, and what the whole deal must pass, given the seats
-            known to be stuck."""
-
-            def allows(seat: int) -> Callable[[Tile], bool] | None:
-                return unlayable if stuck.get(seat) == 0 else None
-
+        ) -> tuple[list[Slot], Callable[[list[list[Tile]]], bool] | None]:
+            """The slots of the deal (the other hands in seat order, then the stock: as
+            ``deal_hands`` cuts it), each allowing what it may hold, and what the whole
+            deal must pass, given the seats known to be stuck."""
+            slots = [
+                Slot(view.hand_sizes[s], unlayable if stuck.get(s) == 0 else None) for s in others
+            ]
+            slots.append(Slot(view.stock))
             # [THR-7] a seat that drew may hold one layable tile (the one drawn): the
-            # indices of their hands among the other seats' (as the deal lists them)
+            # indices of their hands among the other seats'
             at_most_one = [i for i, seat in enumerate(others) if stuck.get(seat) == 1]
 
             def accept(parts: list[list[Tile]]) -> bool:
                 for i in at_most_one:
-                    if sum(1 for t in parts[i] if layable(t, totals, left, right)) > 1:
+                    if sum([lay_now >> t.code & 1 for t in parts[i]]) > 1:
                         return False
                 if must_match:
-                    return any(t.high in ends or t.low in ends for part in parts[:-1] for t in part)
+                    for part in parts[:-1]:
+                        for t in part:
+                            if t.halves & ends:
+                                return True
+                    return False
                 return True
 
-            return allows, (accept if at_most_one or must_match else None)
+            return slots, (accept if at_most_one or must_match else None)
 
         inferred, plain = constraints(stuck_seats(view)), constraints({})
-        to_act = view.to_act if view.to_act is not None else me
-        laid = laid_this_round(view, players)
+        hand = view.hand
+        fixed = (
+            table.line,
+            table.dice,
+            table.round,
+            table.leader,
+            view.to_act if view.to_act is not None else me,
+            table.pegs,
+            table.idle_rounds,
+            laid_this_round(view, players),
+        )
 
         def deal(rng: random.Random, infer: bool) -> ThrowUpHandState | None:
-            allows, accept = inferred if infer else plain
-            dealt = deal_hands(view, players, pool, rng, allows, accept)
-            if dealt is None:
+            slots, accept = inferred if infer else plain
+            parts = deal_hidden(pool, slots, rng, accept)
+            if parts is None:
                 return None
-            hands, boneyard = dealt
-            return _hand_state(
-                hands,
-                boneyard,
-                table.line,
-                table.dice,
-                table.round,
-                table.leader,
-                to_act,
-                table.pegs,
-                table.idle_rounds,
-                laid,
-            )
+            hands = [hand] * players
+            for seat, part in zip(others, parts, strict=False):
+                hands[seat] = sorted_tiles(part)
+            return _hand_state(tuple(hands), tuple(parts[-1]), *fixed)
 
         return deal
 
@@ -331,7 +341,7 @@ _most_cache: dict[int, int] = {}
 _choice_cache: dict[int, tuple[int, int]] = {}
 
 
-def _bits(tiles: tuple[Tile, ...]) -> int:
+def _bits(tiles: Iterable[Tile]) -> int:
     """``tiles`` (distinct) as a bit set of their codes."""
     return sum([1 << t.code for t in tiles])
 
