@@ -45,17 +45,28 @@ hand and the arm, on bit sets of tile codes (:class:`_Playouts`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from ...bots.dealing import GameBot, Rollouts, deal_hands, hidden_pool
+from ...bots.dealing import GameBot, Rollouts, Slot, deal_hidden, hidden_pool
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
-from ...rules.tiles import MAX_PIP, double_n
+from ...rules.building import frozen_builder
+from ...rules.tiles import MAX_PIP, double_n, sorted_tiles
 from .rules import OneArmJoeHandState, OneArmJoeOptions, OneArmJoeTable, Scoring, Tie
 
 __all__ = ["OneArmJoeBot", "play_key", "voids"]
 
 #: About the points a hand's winner scores (GREEDY against GREEDY, 2 players).
 _POINTS_A_HAND = 20.0
+#: ``OneArmJoeHandState(*fields)``, every field in order, built the rules' fast way.
+_hand_state = frozen_builder(OneArmJoeHandState)
+#: Every tile of the largest set, by code.
+_ALL = double_n(MAX_PIP)
+
+
+def _by_code(allowed: list[bool]) -> Callable[[Tile], bool]:
+    """Whether a tile is allowed, read from ``allowed`` by its code."""
+    return lambda t: allowed[t.code]
 
 
 def voids(view: View) -> dict[int, int]:
@@ -120,24 +131,41 @@ class OneArmJoeBot(GameBot):
         *,
         infer: bool,
     ) -> OneArmJoeHandState | None:
+        return self.dealer(view, options, players)(rng, infer)
+
+    def dealer(
+        self, view: View, options: OneArmJoeOptions, players: int
+    ) -> Callable[[random.Random, bool], OneArmJoeHandState | None]:
+        """The deals of one view: the hidden pool, what each hand allows (by tile code)
+        and the places the tiles go are made once, each deal only cuts the pool
+        (:func:`deal_hidden`, as :func:`deal_hands` calls it)."""
         table: OneArmJoeTable = view.table
         me = view.seat
         assert me is not None
         pool = hidden_pool(self.ruleset.full_set(options), view.hand, table.line)
-        lacking = voids(view) if infer else {}
         top_double = -1
         if not table.line:
             # [OAJ-3] the seat to act leads: it holds the highest double dealt
             top_double = max(t.code for t in view.hand if t.is_double)
+        others = [s for s in range(players) if s != me]
 
-        def allows(seat: int) -> Any:
-            pip = lacking.get(seat)
-            if pip is None and top_double < 0:
-                return None
-            return lambda t: (
-                t.high != pip and t.low != pip and not (t.is_double and t.code > top_double >= 0)
-            )
+        def slots(lacking: dict[int, int]) -> list[Slot]:
+            """The other hands, in seat order, then the boneyard; a hand allows no tile
+            with the pip it lacks, and none a double above the lead's."""
+            out = []
+            for seat in others:
+                pip = lacking.get(seat, -1)
+                allows = None
+                if pip >= 0 or top_double >= 0:
+                    allowed = [
+                        not (t.has(pip) or (t.is_double and t.code > top_double >= 0)) for t in _ALL
+                    ]
+                    allows = _by_code(allowed)
+                out.append(Slot(view.hand_sizes[seat], allows))
+            out.append(Slot(view.stock))
+            return out
 
+        inferred, plain = slots(voids(view)), slots({})
         open_end = table.open_end
         accept = None
         if view.stock == 0 and open_end is not None and not any(t.has(open_end) for t in view.hand):
@@ -146,20 +174,20 @@ class OneArmJoeBot(GameBot):
             def accept(parts: list[list[Tile]]) -> bool:
                 return any(t.has(open_end) for part in parts[:-1] for t in part)
 
-        dealt = deal_hands(view, players, pool, rng, allows, accept)
-        if dealt is None:
-            return None
-        hands, boneyard = dealt
-        return OneArmJoeHandState(
-            hands=hands,
-            boneyard=boneyard,
-            line=table.line,
-            open_end=open_end,
-            to_act=view.to_act if view.to_act is not None else me,
-            bonus=table.bonus_turn,
-            leader=table.leader,
-            dominoed=None,
-        )
+        line, bonus, leader = table.line, table.bonus_turn, table.leader
+        to_act = view.to_act if view.to_act is not None else me
+
+        def deal(rng: random.Random, infer: bool) -> OneArmJoeHandState | None:
+            parts = deal_hidden(pool, inferred if infer else plain, rng, accept)
+            if parts is None:
+                return None
+            hands = [view.hand] * players
+            for seat, part in zip(others, parts, strict=False):
+                hands[seat] = sorted_tiles(part)
+            boneyard = tuple(parts[-1])
+            return _hand_state(tuple(hands), boneyard, line, open_end, to_act, bonus, leader, None)
+
+        return deal
 
     def move_keys(self, view: View, options: OneArmJoeOptions) -> list[Any]:
         table: OneArmJoeTable = view.table
@@ -211,7 +239,6 @@ _PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
 
 
 #: Per tile code (every set up to double-eighteen): the high half and the low half.
-_ALL = double_n(MAX_PIP)
 _HIGH = tuple(t.high for t in _ALL)
 _LOW = tuple(t.low for t in _ALL)
 #: The set has no two equal tiles ``[OAJ-1]``: a hand is a bit set of tile codes. Per
