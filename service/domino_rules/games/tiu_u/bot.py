@@ -47,7 +47,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...bots.dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
@@ -206,8 +206,27 @@ class TiuUBot(GameBot):
         last = len(state.woodpile) <= match.players
         return best(legal, _scorer(hand, state.piles, seen, last, match.options))
 
+    #: The table the last worlds' playouts started from, after the objects it was read
+    #: from: ``(lake, piles, catches, fish, table)`` (see :meth:`rollouts`).
+    _last_table: tuple[Any, Any, Any, Any, _Table] | None = None
+
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
-        return _Playouts(match)
+        """The playouts of a world. The worlds of one view share its lake, its piles and
+        its catches, the very objects (the dealer's), so the playouts read their codes
+        once, the first time, and again only for the worlds of another view."""
+        state: TiuUHandState = match.hand_state
+        fish = _FISH[match.options.red_sixes is RedSixes.ALL_SIXES]
+        last = self._last_table
+        if (
+            last is None
+            or last[0] is not state.lake
+            or last[1] is not state.piles
+            or last[2] is not state.catches
+            or last[3] is not fish
+        ):
+            last = (state.lake, state.piles, state.catches, fish, _Table.of(state, fish))
+            self._last_table = last  # one assignment: another thread sees this or the last
+        return _Playouts(match, last[4])
 
 
 def _one_six_six(parts: list[list[Tile]]) -> bool:
@@ -303,6 +322,43 @@ _BIG = tuple(Tile.from_code(code).pips >= BIG_FISH for code in range(_CODES))
 _CAPTURE, _CAPTURE_DRAWN, _PILE = MoveKind.CAPTURE, MoveKind.CAPTURE_DRAWN, MoveKind.PILE
 
 
+class _Table(NamedTuple):
+    """The table of a world as its playouts start from it, in tile codes: the lake's
+    copies of each code and the codes in it as a bit set, the piled codes, the copies of
+    each code caught, and each seat's catch so far as big and small fish points."""
+
+    fish: tuple[int, ...]
+    lake: list[int]
+    in_lake: int
+    piled: list[bool]
+    caught: list[int]
+    big: list[int]
+    small: list[int]
+
+    @classmethod
+    def of(cls, state: TiuUHandState, fish: tuple[int, ...]) -> _Table:
+        """The table of ``state``, ``fish`` the value of each code ([TU-9])."""
+        lake = [0] * _CODES
+        in_lake = 0
+        for t in state.lake:
+            lake[t.code] += 1
+            in_lake |= 1 << t.code
+        piled = [False] * _CODES
+        for t in state.piles:
+            piled[t.code] = True
+        caught = [0] * _CODES
+        big = [0] * len(state.catches)
+        small = [0] * len(state.catches)
+        for seat, tiles in enumerate(state.catches):
+            for t in tiles:
+                caught[t.code] += 1
+                if _BIG[t.code]:
+                    big[seat] += fish[t.code]
+                else:
+                    small[seat] += fish[t.code]
+        return cls(fish, lake, in_lake, piled, caught, big, small)
+
+
 class _Playouts(Rollouts):
     """Tiu U playouts on tile codes (see :class:`~.dealing.Rollouts`): the moves of
     ``[TU-5]``..``[TU-8]`` as the rules core makes them, the GREEDY heuristic's choice
@@ -314,33 +370,17 @@ class _Playouts(Rollouts):
     bit set of its matches and the lake's, ANDed, and looked up (:data:`_ASCENDING`)
     rather than searched for on every tile of every hand step."""
 
-    def __init__(self, match: Match[TiuUOptions, TiuUHandState]) -> None:
-        state, options = match.hand_state, match.options
+    def __init__(self, match: Match[TiuUOptions, TiuUHandState], table: _Table) -> None:
+        state = match.hand_state
         self.players = match.players
-        self.may_decline = options.may_decline
-        self.fish = _FISH[options.red_sixes is RedSixes.ALL_SIXES]
+        self.may_decline = match.options.may_decline
+        self.fish = table.fish
         self.hands = [[t.code for t in hand] for hand in state.hands]
         self.woodpile = [t.code for t in state.woodpile]
-        self.lake = [0] * _CODES
-        self.in_lake = 0
-        for t in state.lake:
-            self.lake[t.code] += 1
-            self.in_lake |= 1 << t.code
-        self.piled = [False] * _CODES
-        for t in state.piles:
-            self.piled[t.code] = True
-        self.caught = [0] * _CODES
-        self.big = [0] * self.players
-        self.small = [0] * self.players
-        for seat, caught in enumerate(state.catches):
-            for t in caught:
-                self.caught[t.code] += 1
-                if _BIG[t.code]:
-                    self.big[seat] += self.fish[t.code]
-                else:
-                    self.small[seat] += self.fish[t.code]
+        # shared with the other worlds of the view: play copies what it changes
+        self.lake, self.in_lake, self.piled = table.lake, table.in_lake, table.piled
+        self.caught, self.big, self.small = table.caught, table.big, table.small
         self.to_act = state.to_act
-        self.drawn = state.drawn.code if state.drawn is not None else -1
 
     def play(self, move: Move) -> tuple[int, ...]:
         players, fish, may_decline = self.players, self.fish, self.may_decline
