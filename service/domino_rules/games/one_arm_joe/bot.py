@@ -269,10 +269,10 @@ class _Playouts(Rollouts):
     heuristic's choice among them (:func:`play_key`, computed the same way; the first of
     equal scores in the order of the legal moves), and the points of ``[OAJ-9]``.
 
-    A hand is a bit set, so the tiles a seat can play are one ``&``; per pip, the tiles
-    held (in every hand) that have it are counted, so whether the hand is blocked
-    ``[OAJ-8]`` (asked after every move once the boneyard is empty) is one look-up; and
-    each seat's pips are kept as its tiles come and go."""
+    A hand is a bit set, so the tiles a seat can play are one ``&``; so are the tiles
+    held in every hand, so whether the hand is blocked ``[OAJ-8]`` (asked after every
+    move once the boneyard is empty) is one ``&`` too, and the arm's tiles with a pip
+    one count of bits. Each seat's pips are kept as its tiles come and go."""
 
     def __init__(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> None:
         state, options = match.hand_state, match.options
@@ -280,23 +280,19 @@ class _Playouts(Rollouts):
         self.players = match.players
         self.hands: list[int] = []
         self.counts: list[int] = []  # per seat, the pips in its hand
-        self.held = [0] * (MAX_PIP + 1)  # per pip, the tiles in a hand that have it
+        self.held = 0  # every tile in a hand
         for hand in state.hands:
             bits = count = 0
             for t in hand:
                 bits |= 1 << t.code
                 count += t.pips
-                self.held[t.high] += 1
-                if not t.is_double:
-                    self.held[t.low] += 1
             self.hands.append(bits)
             self.counts.append(count)
+            self.held |= bits
         self.boneyard = [t.code for t in state.boneyard]  # drawn from the front
-        self.arm = [0] * (MAX_PIP + 1)  # per pip, the tiles of the line that have it
+        self.arm = 0  # the tiles of the line
         for t in state.line:
-            self.arm[t.high] += 1
-            if not t.is_double:
-                self.arm[t.low] += 1
+            self.arm |= 1 << t.code
         self.open_end = -1 if state.open_end is None else state.open_end  # -1: the lead
         self.to_act = state.to_act
         self.bonus = state.bonus
@@ -305,28 +301,26 @@ class _Playouts(Rollouts):
         options, players = self.options, self.players
         top, lead_bonus = options.set_max_pip, options.lead_double_bonus
         high_of, low_of, with_pip = _HIGH, _LOW, _WITH_PIP
-        hands, counts, held, arm = self.hands[:], self.counts[:], self.held[:], self.arm[:]
+        hands, counts, held, arm = self.hands[:], self.counts[:], self.held, self.arm
         boneyard, drawn_at, stock = self.boneyard, 0, len(self.boneyard)
         open_end, seat, bonus = self.open_end, self.to_act, self.bonus
         dominoed = -1
 
         def step(kind: MoveKind, tile: int) -> bool:
             """Apply a move of the seat to act; whether the hand is over."""
-            nonlocal open_end, seat, bonus, drawn_at, dominoed
+            nonlocal open_end, seat, bonus, drawn_at, dominoed, held, arm
+            if kind is _PASS:
+                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
+                # [OAJ-8] blocked: the boneyard is empty and nobody can match the open end
+                return drawn_at == stock and not held & with_pip[open_end]
             hand = hands[seat]
             if kind is _PLAY:
-                hands[seat] = hand = hand ^ 1 << tile
-                high, low = high_of[tile], low_of[tile]
-                held[high] -= 1
-                if low != high:
-                    held[low] -= 1
+                high, low, bit = high_of[tile], low_of[tile], 1 << tile
+                hands[seat] = hand = hand ^ bit
+                held ^= bit
                 counts[seat] -= high + low
                 # [OAJ-5] after the lead, play passes on unless the lead earns a bonus turn
                 extra = open_end >= 0 or lead_bonus
-            elif kind is _PASS:
-                seat, bonus = (seat + 1 if seat + 1 < players else 0), False
-                # [OAJ-8] blocked: the boneyard is empty and nobody can match the open end
-                return drawn_at == stock and not held[open_end]
             else:
                 # [OAJ-7] draw until a tile matches; it is laid at once, the others kept
                 end = with_pip[open_end]
@@ -334,28 +328,25 @@ class _Playouts(Rollouts):
                     if drawn_at == stock:
                         hands[seat] = hand
                         seat, bonus = (seat + 1 if seat + 1 < players else 0), False
-                        return not held[open_end]
+                        return not held & end
                     tile = boneyard[drawn_at]
                     drawn_at += 1
-                    high, low = high_of[tile], low_of[tile]
-                    if end >> tile & 1:
+                    bit = 1 << tile
+                    if end & bit:
                         break
-                    hand |= 1 << tile
-                    held[high] += 1
-                    if low != high:
-                        held[low] += 1
-                    counts[seat] += high + low
+                    hand |= bit
+                    held |= bit
+                    counts[seat] += high_of[tile] + low_of[tile]
                 hands[seat] = hand
+                high, low = high_of[tile], low_of[tile]
                 extra = True
             # [OAJ-4] the tile is laid on the arm; a double leaves the open end as it was
-            arm[high] += 1
-            if low != high:
-                arm[low] += 1
+            arm |= bit
             open_end = high if open_end < 0 or low == open_end else low
             if not hand:
                 dominoed = seat  # [OAJ-8] the seat dominoed
                 return True
-            over = drawn_at == stock and not held[open_end]
+            over = drawn_at == stock and not held & with_pip[open_end]
             if high == low and extra:
                 bonus = True  # [OAJ-6] a double earns a bonus turn at once
             else:
@@ -390,13 +381,14 @@ class _Playouts(Rollouts):
             for tile in playable:
                 high, low = high_of[tile], low_of[tile]
                 new_end = low if high == open_end else high
-                follow = (hand & with_pip[new_end]).bit_count() - 1
+                ending = with_pip[new_end]
+                follow = (hand & ending).bit_count() - 1
                 # the different pips left once the tile is played
                 bit = 1 << tile
                 left = kinds - (hand & with_pip[high] == bit)
                 if low != high:
                     left -= hand & with_pip[low] == bit
-                key = high + low + top * (follow + arm[new_end] / 3 + left / 6)
+                key = high + low + top * (follow + (arm & ending).bit_count() / 3 + left / 6)
                 if high == low:
                     key += top * (1.5 if follow else 0.5)
                 if key > top_key:
