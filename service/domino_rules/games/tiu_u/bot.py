@@ -49,10 +49,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from ...bots.dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
+from ...bots.dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
 from ...rules.building import frozen_builder
-from ...rules.tiles import red_pips, two_chinese_sets
+from ...rules.tiles import red_pips, sorted_tiles, two_chinese_sets
 from .rules import RedSixes, TiuUHandState, TiuUOptions, TiuUTable, matches
 
 __all__ = ["BIG_FISH", "SAFE_SHIFT", "TiuUBot", "fish_value", "lake_before_pass"]
@@ -135,9 +135,10 @@ class TiuUBot(GameBot):
     def dealer(
         self, view: View, options: TiuUOptions, players: int
     ) -> Callable[[random.Random, bool], TiuUHandState | None]:
-        """The deals of one view: the hidden pool, what the seat that passed could not
-        hold and the table's fields are the same in every world, so they are made once
-        here; each deal is then the cut of the pool and the state."""
+        """The deals of one view: the hidden pool, the places it is dealt to (with what
+        the seat that passed could not hold) and the table's fields are the same in every
+        world, so they are made once here; each deal is then the cut of the pool
+        (:func:`deal_hidden`, as :func:`deal_hands` would call it) and the state."""
         table: TiuUTable = view.table
         me = view.seat
         assert me is not None
@@ -150,8 +151,11 @@ class TiuUBot(GameBot):
             [t for caught in table.catches for t in caught.tiles],
             drawn,
         )
+        # the other seats' hands in seat order, then the woodpile
+        others = [s for s in range(players) if s != me]
+        plain = [Slot(view.hand_sizes[s]) for s in others] + [Slot(view.stock)]
+        inferred = plain
         passed = lake_before_pass(view) if not options.may_decline else None
-        inferred: Callable[[int], Callable[[Tile], bool] | None] | None = None
         if passed is not None:
             seat, lake, piles = passed
             # [TU-5] it could neither capture nor pile: the codes it cannot hold
@@ -160,8 +164,10 @@ class TiuUBot(GameBot):
             def cannot_mate(t: Tile) -> bool:
                 return t.code not in barred
 
-            def inferred(s: int) -> Callable[[Tile], bool] | None:
-                return cannot_mate if s == seat else None
+            inferred = [
+                Slot(view.hand_sizes[s], cannot_mate if s == seat else None) for s in others
+            ]
+            inferred.append(Slot(view.stock))
 
         # [TU-4] a pair of [6-6] is laid out at the deal: no other hand holds two, which
         # only a pool with two or more can break
@@ -171,13 +177,15 @@ class TiuUBot(GameBot):
         to_act = view.to_act if view.to_act is not None else me
 
         def deal(rng: random.Random, infer: bool) -> TiuUHandState | None:
-            dealt = deal_hands(view, players, pool, rng, inferred if infer else None, accept)
-            if dealt is None:
+            parts = deal_hidden(pool, inferred if infer else plain, rng, accept)
+            if parts is None:
                 return None
-            hands, woodpile = dealt
+            hands = [view.hand] * players
+            for s, part in zip(others, parts, strict=False):
+                hands[s] = sorted_tiles(part)
             return _hand_state(
-                hands,
-                woodpile,
+                tuple(hands),
+                tuple(parts[-1]),
                 table.lake,
                 table.piles,
                 catches,
@@ -232,7 +240,14 @@ class TiuUBot(GameBot):
 def _one_six_six(parts: list[list[Tile]]) -> bool:
     """No hand of a deal (every part but the woodpile, the last) holds two ``[6-6]``."""
     six = _SIX_SIX.code
-    return all(sum(1 for t in part if t.code == six) <= 1 for part in parts[:-1])
+    for part in parts[:-1]:
+        one = False
+        for t in part:
+            if t.code == six:
+                if one:
+                    return False
+                one = True
+    return True
 
 
 def _seen(
