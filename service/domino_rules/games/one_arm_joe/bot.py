@@ -238,9 +238,11 @@ def _choose(
 _PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
 
 
-#: Per tile code (every set up to double-eighteen): the high half and the low half.
+#: Per tile code (every set up to double-eighteen): the high half, the low half and the
+#: halves as a bit set of pips.
 _HIGH = tuple(t.high for t in _ALL)
 _LOW = tuple(t.low for t in _ALL)
+_HALVES = tuple(t.halves for t in _ALL)
 #: The set has no two equal tiles ``[OAJ-1]``: a hand is a bit set of tile codes. Per
 #: pip, the tiles that have it, as a bit set.
 _WITH_PIP = tuple(sum(1 << t.code for t in _ALL if t.has(pip)) for pip in range(MAX_PIP + 1))
@@ -300,7 +302,7 @@ class _Playouts(Rollouts):
     def play(self, move: Move) -> tuple[int, ...]:
         options, players = self.options, self.players
         top, lead_bonus = options.set_max_pip, options.lead_double_bonus
-        high_of, low_of, with_pip = _HIGH, _LOW, _WITH_PIP
+        high_of, low_of, halves_of, with_pip = _HIGH, _LOW, _HALVES, _WITH_PIP
         hands, counts, held, arm = self.hands[:], self.counts[:], self.held, self.arm
         boneyard, drawn_at, stock = self.boneyard, 0, len(self.boneyard)
         open_end, seat, bonus = self.open_end, self.to_act, self.bonus
@@ -372,10 +374,9 @@ class _Playouts(Rollouts):
             kinds = 0  # the pips of the hand, as a bit set
             rest = hand
             while rest:
-                bit = rest & -rest
-                rest ^= bit
-                t = bit.bit_length() - 1
-                kinds |= 1 << high_of[t] | 1 << low_of[t]
+                t = rest.bit_length() - 1
+                rest ^= 1 << t
+                kinds |= halves_of[t]
             kinds = kinds.bit_count()
             chosen, top_key = -1, -1.0
             for tile in playable:
