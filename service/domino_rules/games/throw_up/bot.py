@@ -44,6 +44,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
+import struct
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -53,7 +54,7 @@ from ...rules import EventKind, Match, Move, MoveKind, Tile, View, rng
 from ...rules.building import frozen_builder
 from ...rules.moves import End
 from ...rules.tiles import sorted_tiles
-from .rules import ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
+from .rules import MAX_THROWS, ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
 
@@ -392,12 +393,15 @@ def _throw(stream: bytes) -> tuple[int, ...] | None:
     counter)`` (:mod:`~domino_rules.rules.rng`), read here without a stream object;
     ``None`` when a draw is rejected (about one in 700 million: the stream's own way
     reads on)."""
-    block = hashlib.sha256(stream + _FIRST_BLOCK).digest()
-    words = int.from_bytes(block[:12], "big")  # three 4-byte big-endian draws
-    a, b, c = words >> 64, words >> 32 & 0xFFFFFFFF, words & 0xFFFFFFFF
+    a, b, c = _three_words(_sha256(stream + _FIRST_BLOCK).digest())
     if a < _DIE_LIMIT and b < _DIE_LIMIT and c < _DIE_LIMIT:
         return (1 + a % 6, 1 + b % 6, 1 + c % 6)
     return None
+
+
+_sha256 = hashlib.sha256
+#: The first three 4-byte big-endian draws of a block.
+_three_words = struct.Struct(">3I").unpack_from
 
 
 class _Playouts(Rollouts):
@@ -417,6 +421,10 @@ class _Playouts(Rollouts):
         self.seed, self.hand_number = match.seed, match.hand_number
         self.rethrow = match.options.rethrow_repeats
         self.hands = [_bits(hand) for hand in state.hands]
+        held = 0  # every tile in a hand
+        for hand in self.hands:
+            held |= hand
+        self.held = held
         self.boneyard = [t.code for t in state.boneyard]  # drawn from the front
         line = state.line
         self.left = line[0].left if line else -1
@@ -424,8 +432,12 @@ class _Playouts(Rollouts):
         self.round, self.leader, self.to_act = state.round, state.leader, state.to_act
         self.pegs = list(state.pegs)
         self.idle, self.laid = state.idle_rounds, state.laid_this_round
-        #: Per round from this one on, its dice and the tiles they let be laid.
-        self.rounds = {state.round: (state.dice, _layable(state.dice))}
+        #: Per round from this one on, the tiles its dice let be laid (never none: each
+        #: die's own number is a total, and a tile has it [THR-1]) ...
+        self.rounds = {state.round: _layable(state.dice)}
+        #: ... and its dice, which the next round's throw must not repeat under
+        #: ``rethrow_repeats``.
+        self.dice = {state.round: state.dice}
         #: Where the labels of this hand's throws start, ``seed 0x00 dice/<hand>/``.
         self.throws = f"{match.seed}\x00dice/{match.hand_number}/".encode()
 
@@ -433,29 +445,37 @@ class _Playouts(Rollouts):
         """The tiles the throw of round ``number`` (the one after the last made) lets be
         laid, as the rules core throws it [THR-4] [THR-8]: again while it repeats the
         round before, under ``rethrow_repeats``."""
-        previous = self.rounds[number - 1][0]
-        for t in range(10_000):
+        dice = _throw(self.throws + b"%d/0" % number)
+        if dice is None or self.rethrow:
+            dice = self.thrown(number)
+        self.dice[number] = dice
+        self.rounds[number] = tiles = _layable(dice)
+        return tiles
+
+    def thrown(self, number: int) -> tuple[int, ...]:
+        """The dice of round ``number`` the long way: the stream's own when a draw was
+        rejected, and thrown again while they repeat the round before's under
+        ``rethrow_repeats``."""
+        previous = sorted(self.dice[number - 1])
+        for t in range(MAX_THROWS):
             dice = _throw(self.throws + b"%d/%d" % (number, t)) or rng.throw(
                 self.seed, f"dice/{self.hand_number}/{number}/{t}", 3
             )
-            if not (self.rethrow and sorted(dice) == sorted(previous)):
-                break
-        self.rounds[number] = dice, tiles = dice, _layable(dice)
-        return tiles
+            if not (self.rethrow and sorted(dice) == previous):
+                return dice
+        raise RuntimeError("no throw differs from the previous round's")  # as the rules
 
     def play(self, move: Move) -> tuple[int, ...]:
         players, leader, rounds = self.players, self.leader, self.rounds
         high_of, low_of, with_pip = TILE_HIGH, TILE_LOW, _WITH_PIP
         hands, pegs = self.hands[:], self.pegs[:]
-        held = 0  # every tile in a hand
-        for hand in hands:
-            held |= hand
+        held = self.held
         boneyard, drawn_at = self.boneyard, 0
         stock = len(boneyard)
         left, right = self.left, self.right
         ends = with_pip[left] | with_pip[right] if left >= 0 else -1  # any tile: the first
         number, seat = self.round, self.to_act
-        layable = rounds[number][1]
+        layable = rounds[number]
         idle, laid = self.idle, self.laid
         kind = move.kind
         tile = move.tile.code if move.tile is not None else -1
@@ -498,8 +518,7 @@ class _Playouts(Rollouts):
                     if idle >= 2:
                         break
                     number += 1
-                    thrown = rounds.get(number)
-                    layable = thrown[1] if thrown is not None else self.layable(number)
+                    layable = rounds.get(number) or self.layable(number)
                 fitting = hands[seat] & layable & ends
                 if not fitting:
                     kind = _DRAW if drawn_at < stock else _PASS  # [THR-7]
