@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import pickle
 import random
 import typing
@@ -289,6 +290,36 @@ def test_shared_events_are_equal_to_new_ones() -> None:
                     **{f.name: getattr(event, f.name) for f in dataclasses.fields(Event)}
                 )
                 assert event.kind in EventKind
+
+
+def test_the_fast_event_constructor_makes_what_the_dataclass_makes() -> None:
+    """Events are built by an ``__init__`` that sets their dict at once: the same
+    signature and defaults as the dataclass's own, and the same event for every event
+    the rules make, given by keyword or by position, and with the defaults left out."""
+    from domino_rules.rules import events
+
+    assert inspect.signature(Event.__init__) == inspect.signature(events.dataclass_init)
+    names = [f.name for f in dataclasses.fields(Event)]
+    for ruleset_id in RULESETS:
+        for match, _ in playout(ruleset_id, "fast-init", matches=1):
+            for event in match.last_events:
+                values = {name: getattr(event, name) for name in names}
+                plain = object.__new__(Event)
+                events.dataclass_init(plain, **values)
+                assert Event(**values) == plain == Event(*values.values())
+                assert repr(Event(**values)) == repr(plain)
+                assert hash(Event(**values)) == hash(plain)
+                defaults = Event.__dataclass_fields__
+                given = {n: v for n, v in values.items() if v != defaults[n].default}
+                assert Event(**given) == plain
+                for seat in (None, 0, 1):
+                    hidden = event.for_seat(seat)
+                    assert hidden == dataclasses.replace(
+                        event, tile=None, target=None, tiles=(), open_pip=None, hidden=True,
+                        private_to=None,
+                    ) if event.private_to not in (None, seat) else hidden is event  # fmt: skip
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Event(EventKind.PASS, seat=0).seat = 1  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
