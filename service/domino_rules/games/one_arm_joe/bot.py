@@ -236,6 +236,7 @@ def _choose(
 # --------------------------------------------------------------------------- playouts
 
 _PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
+_SHARED, _MINUS_OWN = Tie.SHARED, Scoring.OTHERS_MINUS_OWN
 
 
 #: Per tile code (every set up to double-eighteen): the high half, the low half and the
@@ -280,6 +281,7 @@ class _Playouts(Rollouts):
         state, options = match.hand_state, match.options
         self.options = options
         self.players = match.players
+        self.shared, self.minus_own = options.tie is _SHARED, options.scoring is _MINUS_OWN
         self.hands: list[int] = []
         self.counts: list[int] = []  # per seat, the pips in its hand
         self.held = 0  # every tile in a hand
@@ -395,22 +397,24 @@ class _Playouts(Rollouts):
                 if key > top_key:
                     chosen, top_key = tile, key
             over = step(_PLAY, chosen)
-        return _points(counts, dominoed, options)
+        return _points(counts, dominoed, self.shared, self.minus_own)
 
 
-def _points(counts: list[int], dominoed: int, options: OneArmJoeOptions) -> tuple[int, ...]:
+def _points(counts: list[int], dominoed: int, shared: bool, minus_own: bool) -> tuple[int, ...]:
     """[OAJ-9] the points of a hand that is over, from the pips left in each hand, as
-    ``OneArmJoe.score_hand`` gives them."""
+    ``OneArmJoe.score_hand`` gives them (``shared``: ties share the hand; ``minus_own``:
+    a winner scores the others' pips less its own)."""
     if dominoed >= 0:
         winners = [dominoed]  # dominoing wins outright
     else:
         low = min(counts)
         winners = [s for s, c in enumerate(counts) if c == low]
     points = [0] * len(counts)
-    if len(winners) == 1 or options.tie is Tie.SHARED:
-        others = sum(counts) - sum(counts[s] for s in winners)
+    if len(winners) == 1 or shared:
+        others = sum(counts)
+        for s in winners:
+            others -= counts[s]
         if others:  # everyone tied: nobody scores
-            minus_own = options.scoring is Scoring.OTHERS_MINUS_OWN
             for s in winners:
                 points[s] = others - counts[s] if minus_own else others
     return tuple(points)
