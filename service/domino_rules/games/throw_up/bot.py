@@ -440,6 +440,9 @@ class _Playouts(Rollouts):
         self.dice = {state.round: state.dice}
         #: Where the labels of this hand's throws start, ``seed 0x00 dice/<hand>/``.
         self.throws = f"{match.seed}\x00dice/{match.hand_number}/".encode()
+        #: The points still to come (per seat) from each state a playout's first turn
+        #: left, by that state (see :meth:`play`).
+        self.to_come: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def layable(self, number: int) -> int:
         """The tiles the throw of round ``number`` (the one after the last made) lets be
@@ -466,6 +469,15 @@ class _Playouts(Rollouts):
         raise RuntimeError("no throw differs from the previous round's")  # as the rules
 
     def play(self, move: Move) -> tuple[int, ...]:
+        """The hand played out from ``move`` (see :class:`~.dealing.Rollouts`).
+
+        Once the first turn is over, what follows depends only on the state it left: the
+        hands, the ends, the tiles drawn, the idle rounds and whether a tile was laid
+        this round (the round, the seat and the throws to come are the world's). The
+        candidates played in one world often leave the same state (the same tiles laid
+        in another order, say: about one playout in five), so the points still to come
+        from each such state are kept, and a playout that reaches it again ends there.
+        """
         players, leader, rounds = self.players, self.leader, self.rounds
         high_of, low_of, with_pip = TILE_HIGH, TILE_LOW, _WITH_PIP
         hands, pegs = self.hands[:], self.pegs[:]
@@ -480,6 +492,8 @@ class _Playouts(Rollouts):
         kind = move.kind
         tile = move.tile.code if move.tile is not None else -1
         end = _END_OF[move.end]  # 0 the first tile, 1 the left end, 2 the right end
+        turned: tuple[int, ...] | None = None  # the state the first turn left
+        pegged = pegs
         while True:
             if kind is _PLAY:
                 # [THR-5] the first tile high half left; later, the half matching the end
@@ -509,6 +523,12 @@ class _Playouts(Rollouts):
                     drawn_at += 1
                 fitting = 0
             if not fitting:
+                if turned is None:  # the first turn is over
+                    turned = (*hands, left, right, drawn_at, idle, laid)
+                    to_come = self.to_come.get(turned)
+                    if to_come is not None:
+                        return tuple([p + q for p, q in zip(pegs, to_come, strict=True)])
+                    pegged = pegs[:]
                 # the turn passes; after the round's last, the leader throws again [THR-8],
                 # unless two idle rounds in a row end the hand [THR-9]
                 seat = seat + 1 if seat + 1 < players else 0
@@ -541,6 +561,8 @@ class _Playouts(Rollouts):
         fewest = min(counts)
         if counts.count(fewest) == 1:
             pegs[counts.index(fewest)] += sum(counts) - fewest
+        if turned is not None:
+            self.to_come[turned] = tuple([p - q for p, q in zip(pegs, pegged, strict=True)])
         return tuple(pegs)
 
 
