@@ -38,7 +38,9 @@ pile worth a point or more. A drawn tile's choice (``CAPTURE_DRAWN``) takes the 
 valuable target.
 
 Rollouts play the same heuristic for every seat of a sampled world (from that seat's
-hand and the table), on tile codes (:class:`_Playouts`).
+hand and the table), on tile codes and the lake as a bit set (:class:`_Playouts`). What
+the worlds of one view share (the hidden pool and the places it is dealt to, the table's
+codes) is made once per view (:meth:`TiuUBot.dealer`, :meth:`TiuUBot.rollouts`).
 """
 
 from __future__ import annotations
