@@ -82,6 +82,8 @@ _NEXT_HAND_MOVES = (Move(0, MoveKind.NEXT_HAND),)
 _NEXT_HAND = MoveKind.NEXT_HAND
 _IN_PROGRESS, _HAND_OVER, _MATCH_OVER = Status.IN_PROGRESS, Status.HAND_OVER, Status.MATCH_OVER
 _make_match = made_of(Match)
+_new = object.__new__
+_set_match_fields = Match.__dict__["__dict__"].__set__
 _make_event = made_of(Event)
 _POINTS = operator.attrgetter("points")
 
@@ -465,7 +467,9 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
                     del fields[_LEGAL]  # a cache of the old match, not a field
                     fields["hand_state"] = state
                     fields["last_events"] = events
-                    return _make_match(fields), events
+                    new = _new(Match)  # _make_match(fields), without a call more
+                    _set_match_fields(new, fields)
+                    return new, events
         move.check()
         if match.status is _MATCH_OVER:
             raise GameOverError(f"the match is over; no move is legal (got {move})")
