@@ -275,7 +275,10 @@ class _Playouts(Rollouts):
     A hand is a bit set, so the tiles a seat can play are one ``&``; so are the tiles
     held in every hand, so whether the hand is blocked ``[OAJ-8]`` (asked after every
     move once the boneyard is empty) is one ``&`` too, and the arm's tiles with a pip
-    one count of bits. Each seat's pips are kept as its tiles come and go."""
+    one count of bits. Each seat's pips are kept as its tiles come and go.
+
+    Every move is one call of ``step``, and ``playable`` lists the plays the seat chose
+    among, ascending: the test that plays these moves beside the rules core reads both."""
 
     def __init__(self, match: Match[OneArmJoeOptions, OneArmJoeHandState]) -> None:
         state, options = match.hand_state, match.options
@@ -367,7 +370,7 @@ class _Playouts(Rollouts):
                 continue
             if not fitting & (fitting - 1):
                 chosen = fitting.bit_length() - 1
-                playable = _ALONE[chosen]  # the legal plays: this one
+                playable = _ALONE[chosen]  # the one legal play
                 over = step(_PLAY, chosen)
                 continue
             # the matching tiles, ascending; play_key of each, as the heuristic computes
