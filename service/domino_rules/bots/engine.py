@@ -333,9 +333,17 @@ def _search(
     def world(j: int) -> tuple[Rollouts, tuple[Move, ...], tuple[int, ...]]:
         while len(worlds) <= j:
             match = sample_world(rng)
-            moves = ruleset.legal_moves(match)
-            if moves != legal:
-                raise SearchError(f"a sampled world's legal moves differ from the view's: {moves}")
+            if worlds:
+                moves = worlds[0][1]  # every world gives the seat its view, legal moves too
+            else:
+                # a world is made to give the seat exactly its view: the first world of
+                # each search is held to it (a bug of the bot otherwise), and its moves,
+                # equal to every world's, are the ones the others play
+                moves = ruleset.legal_moves(match)
+                if moves != legal:
+                    raise SearchError(
+                        f"a sampled world's legal moves differ from the view's: {moves}"
+                    )
             before = [0] * players  # the match totals before this hand
             for result in match.history:
                 for s, points in enumerate(result.points):
