@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..rules import HandResult, Match, Ruleset, Status, View
+from ..rules.building import build_match
 from ..rules.limits import MAX_HAND_POINTS
 from .dealing import GameBot
 
@@ -45,6 +46,8 @@ __all__ = [
 #: as it installs each game.
 _BOTS: dict[str, GameBot] = {}
 
+
+_IN_PROGRESS = Status.IN_PROGRESS
 
 #: Times a world's deal is tried (with and without the inferences) before giving up.
 WORLD_TRIES = 5
@@ -140,6 +143,7 @@ def world_sampler(
             raise NoWorldError(f"the view does not fit the set: {exc}") from None
         if state is None:
             raise NoWorldError("no deal of the hidden tiles agrees with the view")
-        return Match(players, options, seed, hand_number, state, history, Status.IN_PROGRESS, ())
+        # Match(...), every field given, built without its __init__ (a world a playout)
+        return build_match(players, options, seed, hand_number, state, history, _IN_PROGRESS, ())
 
     return sample
