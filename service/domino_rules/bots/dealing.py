@@ -37,7 +37,7 @@ import abc
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..rules import Match, Move, Ruleset, Status, Tile, View
 from ..rules.tiles import MAX_PIP, double_n, sorted_tiles
@@ -54,7 +54,10 @@ __all__ = [
     "deal_hands",
     "deal_hidden",
     "hidden_pool",
+    "shuffled",
 ]
+
+T = TypeVar("T")
 
 #: Deals tried by shuffling and cutting before the constrained slots are filled first.
 REJECTION_TRIES = 12
@@ -111,7 +114,7 @@ def deal_hidden(
     constrained = [i for i, slot in enumerate(slots) if slot.allows is not None]
     for attempt in range(TRIES):
         if not constrained or attempt < REJECTION_TRIES:
-            parts = _cut(rng.sample(pool, len(pool)), slots)
+            parts = _cut(shuffled(pool, rng), slots)
             fits = all(
                 slot.allows is None or all(map(slot.allows, part))
                 for slot, part in zip(slots, parts, strict=True)
@@ -123,6 +126,26 @@ def deal_hidden(
         if fits and (accept is None or accept(parts)):
             return parts
     return None
+
+
+def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
+    """``rng.sample(items, len(items))``: the same list from the same draws, leaving
+    ``rng`` in the same state, without a method call per draw (a search deals a hundred
+    worlds and more, each a shuffle of the hidden tiles). Every item is taken in turn
+    from those left, each ``j`` drawn by ``getrandbits`` of the count's bit length until
+    it is below the count, as ``Random.sample`` does for a whole population
+    (``Random._randbelow``); a test holds the two to the same results."""
+    getrandbits = rng.getrandbits
+    left = list(items)
+    out = []
+    for n in range(len(left), 0, -1):
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        out.append(left[j])
+        left[j] = left[n - 1]
+    return out
 
 
 def deal_hands(
@@ -186,7 +209,7 @@ def _fill(
         parts[i] = [pool[k] for k in chosen]
         taken = set(chosen)
         left = [k for k in left if k not in taken]
-    rest = [pool[k] for k in rng.sample(left, len(left))]
+    rest = [pool[k] for k in shuffled(left, rng)]
     start = 0
     for i, slot in enumerate(slots):
         if slot.allows is None:
