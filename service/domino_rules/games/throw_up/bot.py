@@ -312,19 +312,28 @@ _WITH_PIP = tuple(
 _DOUBLES = sum(1 << Tile(pip, pip).code for pip in range(7))
 
 
-def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int], ...]:
+#: Per tile code, its points when laid [THR-6]: 1, and 2 for a double.
+_POINTS = tuple(2 if high == low else 1 for high, low in zip(TILE_HIGH, TILE_LOW, strict=True))
+#: Per tile code, the parts of its GREEDY score that are the tile's own (see
+#: :func:`_best_play`): its points and its pips.
+_OWN_SCORE = tuple(points * 1024 + pips for points, pips in zip(_POINTS, TILE_PIPS, strict=True))
+
+
+def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int, int], ...]:
     """The plays of ``tile`` on a line whose ends show ``left`` and ``right`` (-1 before
     the first tile) [THR-5], in the order of the legal moves: ``(end, new left, new
-    right)``, ``end`` 0 for the first tile, 1 at the left end, 2 at the right end."""
+    right, new ends)``, ``end`` 0 for the first tile, 1 at the left end, 2 at the right
+    end, ``new ends`` the tiles that match an end after it, as a bit set."""
     high, low = TILE_HIGH[tile], TILE_LOW[tile]
     if left < 0:
-        return ((0, high, low),)
-    plays = []
-    if high == left or low == left:
-        plays.append((1, low if high == left else high, right))
-    if high == right or low == right:
-        plays.append((2, left, low if high == right else high))
-    return tuple(plays)
+        plays = [(0, high, low)]
+    else:
+        plays = []
+        if high == left or low == left:
+            plays.append((1, low if high == left else high, right))
+        if high == right or low == right:
+            plays.append((2, left, low if high == right else high))
+    return tuple((end, a, b, _WITH_PIP[a] | _WITH_PIP[b]) for end, a, b in plays)
 
 
 #: :func:`_plays_on` of every tile and pair of ends, at ``(tile * 8 + left + 1) * 8 + right
@@ -348,27 +357,35 @@ def _bits(tiles: Iterable[Tile]) -> int:
 
 
 def _most(tiles: int, left: int, right: int) -> int:
-    """:func:`most_points` on a bit set of tile codes, ``tiles`` those of the hand whose
-    total the dice make (no other tile can be laid this turn); ``left`` and ``right`` -1
-    before the first tile."""
-    fitting = tiles if left < 0 else tiles & (_WITH_PIP[left] | _WITH_PIP[right])
-    if not fitting:
-        return 0
-    if not tiles & (tiles - 1):
-        return 2 if tiles & _DOUBLES else 1  # the one tile, and it fits
-    key = (tiles << 4 | (left + 1)) << 4 | (right + 1)
+    """:func:`most_points` on a bit set of tile codes: ``tiles`` those of the hand whose
+    total the dice make (no other tile can be laid this turn), two or more of them, one
+    at least matching ``left`` or ``right``, the ends of a line begun.
+
+    The ends are alike (laying at one is laying at the other, mirrored): a position is
+    remembered with its lower end first. The search stops at a way to lay every tile."""
+    key = (tiles << 3 | left) << 3 | right if left <= right else (tiles << 3 | right) << 3 | left
     found = _most_cache.get(key)
     if found is not None:
         return found
+    every = tiles.bit_count() + (tiles & _DOUBLES).bit_count()  # the points of them all
     top = 0
+    fitting = tiles & (_WITH_PIP[left] | _WITH_PIP[right])
     while fitting:
         bit = fitting & -fitting
         fitting ^= bit
         tile = bit.bit_length() - 1
-        points = 2 if bit & _DOUBLES else 1
-        for _, new_left, new_right in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
-            laid = points + _most(tiles ^ bit, new_left, new_right)
-            top = laid if laid > top else top
+        rest = tiles ^ bit
+        for _, new_left, new_right, ends in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
+            if not rest & ends:
+                laid = _POINTS[tile]  # nothing more to lay
+            elif not rest & (rest - 1):
+                laid = _POINTS[tile] + _POINTS[rest.bit_length() - 1]  # the last tile
+            else:
+                laid = _POINTS[tile] + _most(rest, new_left, new_right)
+            if laid > top:
+                top = laid
+        if top == every:
+            break
     if len(_most_cache) >= _MOST_CACHE:
         _most_cache.clear()
     _most_cache[key] = top
@@ -582,7 +599,9 @@ def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
 
 def _best_play(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
     """:func:`_choice`, computed: each play's score as one number, ``(points * 32 +
-    open_ends) * 32 + pips`` (each part below 32: the order of the three)."""
+    open_ends) * 32 + pips`` (each part below 32: the order of the three); the points
+    after the tile's own are those of the tiles left that the dice allow
+    (:func:`_most`), none when none of them matches an end."""
     best_play, best_key = (-1, 0), -1
     fitting = hand & layable
     if left >= 0:
@@ -592,11 +611,15 @@ def _best_play(hand: int, layable: int, left: int, right: int) -> tuple[int, int
         fitting ^= bit
         tile = bit.bit_length() - 1
         rest = hand ^ bit
-        points = 2 if bit & _DOUBLES else 1
-        for end, new_left, new_right in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
-            key = (points + _most(rest & layable, new_left, new_right)) * 1024
-            key += (rest & (_WITH_PIP[new_left] | _WITH_PIP[new_right])).bit_count() * 32
-            key += TILE_PIPS[tile]
+        more = rest & layable  # what else it may lay this turn
+        own = _OWN_SCORE[tile]
+        for end, new_left, new_right, ends in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
+            key = own + (rest & ends).bit_count() * 32
+            if more & ends:
+                if more & (more - 1):
+                    key += _most(more, new_left, new_right) * 1024
+                else:
+                    key += _POINTS[more.bit_length() - 1] * 1024  # the one tile, and it fits
             if key > best_key:
                 best_play, best_key = (tile, end), key
     return best_play
