@@ -346,9 +346,9 @@ _PLAYS = tuple(
 )
 #: :func:`_most` remembers this many positions at most (then starts again).
 _MOST_CACHE = 1 << 16
-_most_cache: dict[int, int] = {}
+_most_cache: dict[tuple[int, int, int], int] = {}
 #: :func:`_choice`'s answers, as many at most.
-_choice_cache: dict[int, tuple[int, int]] = {}
+_choice_cache: dict[tuple[int, int, int, int], tuple[int, int]] = {}
 
 
 def _bits(tiles: Iterable[Tile]) -> int:
@@ -363,7 +363,7 @@ def _most(tiles: int, left: int, right: int) -> int:
 
     The ends are alike (laying at one is laying at the other, mirrored): a position is
     remembered with its lower end first. The search stops at a way to lay every tile."""
-    key = (tiles << 3 | left) << 3 | right if left <= right else (tiles << 3 | right) << 3 | left
+    key = (tiles, left, right) if left <= right else (tiles, right, left)
     found = _most_cache.get(key)
     if found is not None:
         return found
@@ -447,6 +447,8 @@ class _Playouts(Rollouts):
         self.left = line[0].left if line else -1
         self.right = line[-1].right if line else -1
         self.round, self.leader, self.to_act = state.round, state.leader, state.to_act
+        #: Per seat, the seat after it.
+        self.following = (*range(1, self.players), 0)
         self.pegs = list(state.pegs)
         self.idle, self.laid = state.idle_rounds, state.laid_this_round
         #: Per round from this one on, the tiles its dice let be laid (never none: each
@@ -495,8 +497,10 @@ class _Playouts(Rollouts):
         in another order, say: about one playout in five), so the points still to come
         from each such state are kept, and a playout that reaches it again ends there.
         """
-        players, leader, rounds = self.players, self.leader, self.rounds
-        high_of, low_of, with_pip = TILE_HIGH, TILE_LOW, _WITH_PIP
+        leader, rounds = self.leader, self.rounds
+        with_pip, points = _WITH_PIP, _POINTS
+        high_of, low_of = TILE_HIGH, TILE_LOW
+        following = self.following
         hands, pegs = self.hands[:], self.pegs[:]
         held = self.held
         boneyard, drawn_at = self.boneyard, 0
@@ -504,6 +508,7 @@ class _Playouts(Rollouts):
         left, right = self.left, self.right
         ends = with_pip[left] | with_pip[right] if left >= 0 else -1  # any tile: the first
         number, seat = self.round, self.to_act
+        hand = hands[seat]  # the hand of the seat to act (in ``hands`` once its turn ends)
         layable = rounds[number]
         idle, laid = self.idle, self.laid
         kind = move.kind
@@ -524,22 +529,24 @@ class _Playouts(Rollouts):
                     left, right = high, low
                 ends = with_pip[left] | with_pip[right]
                 bit = 1 << tile
-                hands[seat] ^= bit
+                hand ^= bit
                 held ^= bit
-                pegs[seat] += 2 if high == low else 1
+                pegs[seat] += points[tile]
                 idle, laid = 0, True
-                if not hands[seat] or not held & ends:
+                if not hand or not held & ends:
+                    hands[seat] = hand
                     break  # [THR-9] out of tiles, or the line blocked
-                fitting = hands[seat] & layable & ends  # [THR-5] it lays while it can
+                fitting = hand & layable & ends  # [THR-5] it lays while it can
             else:
                 if kind is _DRAW:
                     # [THR-7] one tile, kept for a later turn
                     bit = 1 << boneyard[drawn_at]
-                    hands[seat] |= bit
+                    hand |= bit
                     held |= bit
                     drawn_at += 1
                 fitting = 0
             if not fitting:
+                hands[seat] = hand
                 if turned is None:  # the first turn is over
                     turned = (*hands, left, right, drawn_at, idle, laid)
                     to_come = self.to_come.get(turned)
@@ -548,7 +555,7 @@ class _Playouts(Rollouts):
                     pegged = pegs[:]
                 # the turn passes; after the round's last, the leader throws again [THR-8],
                 # unless two idle rounds in a row end the hand [THR-9]
-                seat = seat + 1 if seat + 1 < players else 0
+                seat = following[seat]
                 if seat == leader:
                     idle = 0 if laid else idle + 1
                     laid = False
@@ -556,7 +563,8 @@ class _Playouts(Rollouts):
                         break
                     number += 1
                     layable = rounds.get(number) or self.layable(number)
-                fitting = hands[seat] & layable & ends
+                hand = hands[seat]
+                fitting = hand & layable & ends
                 if not fitting:
                     kind = _DRAW if drawn_at < stock else _PASS  # [THR-7]
                     continue
@@ -564,13 +572,13 @@ class _Playouts(Rollouts):
             # at one end, or a choice
             kind = _PLAY
             if fitting & (fitting - 1):
-                tile, end = _choice(hands[seat], layable, left, right)
+                tile, end = _choice(hand, layable, left, right)
             elif left < 0:
                 tile, end = fitting.bit_length() - 1, 0
             elif not fitting & with_pip[left]:
                 tile, end = fitting.bit_length() - 1, 2
             elif fitting & with_pip[right]:
-                tile, end = _choice(hands[seat], layable, left, right)  # at both ends
+                tile, end = _choice(hand, layable, left, right)  # at both ends
             else:
                 tile, end = fitting.bit_length() - 1, 1
         # [THR-10] the fewest tiles score the tiles in the other hands; a tie scores no one
@@ -588,7 +596,7 @@ def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
     the most tiles left matching an open end, then the heavier tile; the first of equal
     scores in the order of the legal moves. ``(tile, end)``, ``end`` as in
     :meth:`_Playouts.play`."""
-    key = ((hand << 28 | (hand & layable)) << 4 | (left + 1)) << 4 | (right + 1)
+    key = (hand, hand & layable, left, right)
     found = _choice_cache.get(key)
     if found is None:
         if len(_choice_cache) >= _MOST_CACHE:
