@@ -499,7 +499,7 @@ class _Playouts(Rollouts):
         """
         leader, rounds = self.leader, self.rounds
         with_pip, points = _WITH_PIP, _POINTS
-        high_of, low_of = TILE_HIGH, TILE_LOW
+        pips_of = TILE_PIPS
         following = self.following
         hands, pegs = self.hands[:], self.pegs[:]
         held = self.held
@@ -519,14 +519,14 @@ class _Playouts(Rollouts):
         while True:
             if kind is _PLAY:
                 # [THR-5] the first tile high half left; later, the half matching the end
-                # against it; [THR-6] 1 point a tile, 2 a double
-                high, low = high_of[tile], low_of[tile]
+                # against it, the other one open (the tile's pips less the end's);
+                # [THR-6] 1 point a tile, 2 a double
                 if end == 1:
-                    left = low if high == left else high
+                    left = pips_of[tile] - left
                 elif end == 2:
-                    right = low if high == right else high
+                    right = pips_of[tile] - right
                 else:
-                    left, right = high, low
+                    left, right = TILE_HIGH[tile], TILE_LOW[tile]
                 ends = with_pip[left] | with_pip[right]
                 bit = 1 << tile
                 hand ^= bit
