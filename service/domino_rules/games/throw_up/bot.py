@@ -315,7 +315,7 @@ _DOUBLES = sum(1 << Tile(pip, pip).code for pip in range(7))
 #: Per tile code, its points when laid [THR-6]: 1, and 2 for a double.
 _POINTS = tuple(2 if high == low else 1 for high, low in zip(TILE_HIGH, TILE_LOW, strict=True))
 #: Per tile code, the parts of its GREEDY score that are the tile's own (see
-#: :func:`_best_play`): its points and its pips.
+#: :func:`_choice`): its points and its pips.
 _OWN_SCORE = tuple(points * 1024 + pips for points, pips in zip(_POINTS, TILE_PIPS, strict=True))
 
 
@@ -336,13 +336,14 @@ def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int, in
     return tuple((end, a, b, _WITH_PIP[a] | _WITH_PIP[b]) for end, a, b in plays)
 
 
-#: :func:`_plays_on` of every tile and pair of ends, at ``(tile * 8 + left + 1) * 8 + right
-#: + 1``.
+#: :func:`_plays_on` of every tile and pair of ends, at ``[tile][left][right]``; an end
+#: of -1 (before the first tile) is the last of 8 entries, where Python's index -1 finds
+#: it.
 _PLAYS = tuple(
-    _plays_on(tile, left, right)
+    tuple(
+        tuple(_plays_on(tile, left, right) for right in (*range(7), -1)) for left in (*range(7), -1)
+    )
     for tile in range(Tile(6, 6).code + 1)
-    for left in range(-1, 7)
-    for right in range(-1, 7)
 )
 #: :func:`_most` remembers this many positions at most (then starts again).
 _MOST_CACHE = 1 << 16
@@ -375,7 +376,7 @@ def _most(tiles: int, left: int, right: int) -> int:
         fitting ^= bit
         tile = bit.bit_length() - 1
         rest = tiles ^ bit
-        for _, new_left, new_right, ends in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
+        for _, new_left, new_right, ends in _PLAYS[tile][left][right]:
             if not rest & ends:
                 laid = _POINTS[tile]  # nothing more to lay
             elif not rest & (rest - 1):
@@ -595,21 +596,16 @@ def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
     """The GREEDY play among several (:func:`_scorer`): the most points this turn, then
     the most tiles left matching an open end, then the heavier tile; the first of equal
     scores in the order of the legal moves. ``(tile, end)``, ``end`` as in
-    :meth:`_Playouts.play`."""
+    :meth:`_Playouts.play`.
+
+    Each play's score is one number, ``(points * 32 + open_ends) * 32 + pips`` (each part
+    below 32: the order of the three); the points after the tile's own are those of the
+    tiles left that the dice allow (:func:`_most`), none when none of them matches an
+    end."""
     key = (hand, hand & layable, left, right)
     found = _choice_cache.get(key)
-    if found is None:
-        if len(_choice_cache) >= _MOST_CACHE:
-            _choice_cache.clear()
-        found = _choice_cache[key] = _best_play(hand, layable, left, right)
-    return found
-
-
-def _best_play(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
-    """:func:`_choice`, computed: each play's score as one number, ``(points * 32 +
-    open_ends) * 32 + pips`` (each part below 32: the order of the three); the points
-    after the tile's own are those of the tiles left that the dice allow
-    (:func:`_most`), none when none of them matches an end."""
+    if found is not None:
+        return found
     best_play, best_key = (-1, 0), -1
     fitting = hand & layable
     if left >= 0:
@@ -621,13 +617,16 @@ def _best_play(hand: int, layable: int, left: int, right: int) -> tuple[int, int
         rest = hand ^ bit
         more = rest & layable  # what else it may lay this turn
         own = _OWN_SCORE[tile]
-        for end, new_left, new_right, ends in _PLAYS[(tile * 8 + left + 1) * 8 + right + 1]:
-            key = own + (rest & ends).bit_count() * 32
+        for end, new_left, new_right, ends in _PLAYS[tile][left][right]:
+            score = own + (rest & ends).bit_count() * 32
             if more & ends:
                 if more & (more - 1):
-                    key += _most(more, new_left, new_right) * 1024
+                    score += _most(more, new_left, new_right) * 1024
                 else:
-                    key += _POINTS[more.bit_length() - 1] * 1024  # the one tile, and it fits
-            if key > best_key:
-                best_play, best_key = (tile, end), key
+                    score += _POINTS[more.bit_length() - 1] * 1024  # the one tile, it fits
+            if score > best_key:
+                best_play, best_key = (tile, end), score
+    if len(_choice_cache) >= _MOST_CACHE:
+        _choice_cache.clear()
+    _choice_cache[key] = best_play
     return best_play
