@@ -438,9 +438,9 @@ class _Playouts(Rollouts):
         self.players = match.players
         self.seed, self.hand_number = match.seed, match.hand_number
         self.rethrow = match.options.rethrow_repeats
-        self.hands = [_bits(hand) for hand in state.hands]
+        self.hands = hands = [sum([1 << t.code for t in hand]) for hand in state.hands]
         held = 0  # every tile in a hand
-        for hand in self.hands:
+        for hand in hands:
             held |= hand
         self.held = held
         self.boneyard = [t.code for t in state.boneyard]  # drawn from the front
