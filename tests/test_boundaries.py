@@ -48,7 +48,7 @@ RULES_MAY_IMPORT = frozenset(
 
 #: What the bots may import besides the rules core and their own kernel: the pure
 #: standard library and their own generator.
-BOTS_MAY_IMPORT = RULES_MAY_IMPORT | {"random", "statistics"}
+BOTS_MAY_IMPORT = RULES_MAY_IMPORT | {"random", "statistics", "struct"}
 #: Libraries that speak a wire format, serve, or do I/O.
 WIRE_OR_SERVER = {"google", "grpc", "flask", "werkzeug", "socket", "subprocess", "cryptography"}
 
