@@ -741,6 +741,45 @@ def test_json_logs_turn_warnings_native_lines_and_uncaught_exceptions_into_json(
     assert "UserWarning: a warning at start-up" in text.stderr
 
 
+_RELAY_WITH_A_CHILD = """
+import atexit, os, subprocess, sys, threading
+from domino_rules.observability import logs
+
+def relay_state():  # registered first, so it runs after the relay's own drain
+    alive = any(t.name == "stderr-relay" for t in threading.enumerate())
+    sys.stdout.write("relay alive at exit: %s" % alive)
+    sys.stdout.flush()
+
+atexit.register(relay_state)
+logs.relay_native_stderr()
+logs.configure("info", "json")
+# a process started now holds descriptor 2 (the relay's pipe) and outlives this one
+sleeper = [sys.executable, "-c", "import time; time.sleep(30)"]
+child = subprocess.Popen(sleeper, stdout=subprocess.DEVNULL)
+sys.stdout.write("child %d\\n" % child.pid)
+sys.stdout.flush()
+os.write(2, b"E1125 20:51:59.135506    2461 server.cc:1] the last line before exit\\n")
+"""
+
+
+def test_the_native_relay_reads_this_processs_lines_to_their_end_whatever_its_children_hold() -> (
+    None
+):
+    """The relay of descriptor 2 stops at this process's exit once it has read every line
+    this process wrote, even while a process it started (a search process, the
+    multiprocessing tracker) still holds the pipe: the relay does not wait for an end of
+    the pipe that would come only after this process is gone."""
+    result = subprocess.run(
+        [sys.executable, "-c", _RELAY_WITH_A_CHILD], capture_output=True, text=True, timeout=60
+    )
+    child = int(result.stdout.split()[1])
+    os.kill(child, signal.SIGKILL)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith("relay alive at exit: False")
+    (native,) = [json.loads(line) for line in result.stderr.splitlines() if "native" in line]
+    assert native["message"].endswith("the last line before exit")
+
+
 def test_log_level_warning_writes_no_access_line_and_debug_writes_probes() -> None:
     with serving("--grpc-workers", "1", "--http-workers", "1", "--log-level", "warning") as served:
         assert _post(served.base, "/v1/games", {"ruleset": "tiu_u", "players": 2})[0] == 200

@@ -340,6 +340,10 @@ def _native_line(out: int, line: bytes) -> None:
         os.write(out, line + b"\n")
 
 
+#: Written by this process to its own end of the stderr pipe at exit: the relay stops at it.
+_RELAY_END = b"\x00domino-rules: end of this process's native stderr\x00"
+
+
 def relay_native_stderr() -> None:
     """Make what native code writes straight to file descriptor 2 (gRPC's C core: an
     error while stopping, say) lines of this process's log format too (logger
@@ -351,16 +355,16 @@ def relay_native_stderr() -> None:
     is started): the gRPC door does.
     """
     original = os.dup(2)
-    read_end, write_end = os.pipe()
+    read_end, write_end = os.pipe()  # neither is inherited; descriptor 2 is
     os.dup2(write_end, 2)
-    os.close(write_end)
     sys.stderr = open(  # noqa: SIM115  (for the process's life)
         original, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False
     )
 
     def relay() -> None:
         pending = b""
-        while True:
+        ended = False
+        while not ended:
             try:
                 data = os.read(read_end, 65536)
             except InterruptedError:
@@ -369,7 +373,11 @@ def relay_native_stderr() -> None:
                 break
             if not data:
                 break
-            *lines, pending = (pending + data).split(b"\n")
+            pending += data
+            end = pending.find(_RELAY_END)
+            if end >= 0:  # everything this process wrote has been read
+                pending, ended = pending[:end], True
+            *lines, pending = pending.split(b"\n")
             for line in lines:
                 _native_line(original, line)
         _native_line(original, pending)
@@ -379,7 +387,12 @@ def relay_native_stderr() -> None:
 
     def drain() -> None:
         sys.stderr.flush()
-        os.dup2(original, 2)  # the pipe's only writer is gone: the relay reads to its end
+        os.dup2(original, 2)
+        # The processes this one started (the searches', multiprocessing's tracker) hold
+        # descriptor 2 too, so the pipe does not end while they live, and they end with
+        # this process: the relay reads to a mark written after everything else instead.
+        with contextlib.suppress(OSError):
+            os.write(write_end, _RELAY_END)
         thread.join(timeout=2.0)
 
     atexit.register(drain)
