@@ -54,6 +54,7 @@ __all__ = [
     "deal_hands",
     "deal_hidden",
     "hidden_pool",
+    "seat_hands",
     "shuffled",
 ]
 
@@ -171,10 +172,19 @@ def deal_hands(
     parts = deal_hidden(pool, slots, rng, accept)
     if parts is None:
         return None
-    hands = [view.hand] * players
+    return seat_hands(view.hand, players, others, parts), tuple(parts[-1])
+
+
+def seat_hands(
+    hand: tuple[Tile, ...], players: int, others: Sequence[int], parts: Sequence[Sequence[Tile]]
+) -> tuple[tuple[Tile, ...], ...]:
+    """Every seat's hand once hidden tiles are dealt: ``hand`` (the view's own) for the
+    seat whose view it is, and for each seat of ``others`` in turn its part of the deal,
+    ascending (the parts after the last of ``others``, a stock say, are not hands)."""
+    hands = [hand] * players
     for seat, part in zip(others, parts, strict=False):
         hands[seat] = sorted_tiles(part)
-    return tuple(hands), tuple(parts[-1])
+    return tuple(hands)
 
 
 def _cut(tiles: list[Tile], slots: Sequence[Slot]) -> list[list[Tile]]:

@@ -48,10 +48,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ...bots.dealing import GameBot, Rollouts, Slot, deal_hidden, hidden_pool
+from ...bots.dealing import GameBot, Rollouts, Slot, deal_hidden, hidden_pool, seat_hands
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
 from ...rules.building import frozen_builder
-from ...rules.tiles import MAX_PIP, double_n, sorted_tiles
+from ...rules.tiles import MAX_PIP, double_n
 from .rules import OneArmJoeHandState, OneArmJoeOptions, OneArmJoeTable, Scoring, Tie
 
 __all__ = ["OneArmJoeBot", "play_key", "voids"]
@@ -181,11 +181,9 @@ class OneArmJoeBot(GameBot):
             parts = deal_hidden(pool, inferred if infer else plain, rng, accept)
             if parts is None:
                 return None
-            hands = [view.hand] * players
-            for seat, part in zip(others, parts, strict=False):
-                hands[seat] = sorted_tiles(part)
+            hands = seat_hands(view.hand, players, others, parts)
             boneyard = tuple(parts[-1])
-            return _hand_state(tuple(hands), boneyard, line, open_end, to_act, bonus, leader, None)
+            return _hand_state(hands, boneyard, line, open_end, to_act, bonus, leader, None)
 
         return deal
 

@@ -80,7 +80,7 @@ from ...rules import rng
 from ...rules.building import frozen_builder, hand_result, held_tiles, made_of, next_seat
 from ...rules.checks import check_length, check_range, require
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, check_chain, ends
+from ...rules.lines import LaidTile, blocked, check_chain, ends
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import End, Move, MoveKind
 from ...rules.options import option
@@ -392,12 +392,7 @@ def _how_over(
         return _IDLE_ROUNDS
     if not line:
         return None
-    ends = 1 << line[0].left | 1 << line[-1].right
-    for tiles in hands:
-        for t in tiles:
-            if t.halves & ends:
-                return None
-    return _BLOCKED
+    return _BLOCKED if blocked(hands, line) else None
 
 
 def _throw_off(seed: str, players: int, events: list[Event]) -> int:

@@ -51,10 +51,18 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from ...bots.dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
+from ...bots.dealing import (
+    GameBot,
+    Rollouts,
+    Slot,
+    best,
+    deal_hidden,
+    hidden_pool,
+    seat_hands,
+)
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
 from ...rules.building import frozen_builder
-from ...rules.tiles import red_pips, sorted_tiles, two_chinese_sets
+from ...rules.tiles import red_pips, two_chinese_sets
 from .rules import RedSixes, TiuUHandState, TiuUOptions, TiuUTable, matches
 
 __all__ = ["BIG_FISH", "SAFE_SHIFT", "TiuUBot", "fish_value", "lake_before_pass"]
@@ -182,11 +190,8 @@ class TiuUBot(GameBot):
             parts = deal_hidden(pool, inferred if infer else plain, rng, accept)
             if parts is None:
                 return None
-            hands = [view.hand] * players
-            for s, part in zip(others, parts, strict=False):
-                hands[s] = sorted_tiles(part)
             return _hand_state(
-                tuple(hands),
+                seat_hands(view.hand, players, others, parts),
                 tuple(parts[-1]),
                 table.lake,
                 table.piles,
@@ -454,24 +459,9 @@ class _Playouts(Rollouts):
                 lake[tile] += 1
                 in_lake |= 1 << tile
             elif not found & (found - 1):
-                # one thing to take: taken as capture() takes it, without the call (most
-                # draws that take something take the one thing they can)
-                target = found.bit_length() - 1
-                if tile == target and piled[target]:
-                    piled[target] = False
-                    taken = 3
-                else:
-                    lake[target] -= 1
-                    if not lake[target]:
-                        in_lake ^= found
-                    taken = 1
-                caught[tile] += 1
-                caught[target] += taken
-                gain = fish[tile] + taken * fish[target]
-                if _BIG[tile]:
-                    big[seat] += gain
-                else:
-                    small[seat] += gain
+                # one thing to take (most draws that take something take the one thing
+                # they can): no choice to make
+                capture(seat, tile, found.bit_length() - 1)
             else:
                 top, top_key = -1, -1
                 for target in targets(found):
