@@ -48,12 +48,19 @@ import struct
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...bots.dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
+from ...bots.dealing import (
+    GameBot,
+    Rollouts,
+    Slot,
+    best,
+    deal_hidden,
+    hidden_pool,
+    seat_hands,
+)
 from ...bots.playout import TILE_HALVES, TILE_HIGH, TILE_LOW, TILE_PIPS
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View, rng
 from ...rules.building import frozen_builder
 from ...rules.moves import End
-from ...rules.tiles import sorted_tiles
 from .rules import MAX_THROWS, ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
@@ -233,10 +240,7 @@ class ThrowUpBot(GameBot):
             parts = deal_hidden(pool, slots, rng, accept)
             if parts is None:
                 return None
-            hands = [hand] * players
-            for seat, part in zip(others, parts, strict=False):
-                hands[seat] = sorted_tiles(part)
-            return _hand_state(tuple(hands), tuple(parts[-1]), *fixed)
+            return _hand_state(seat_hands(hand, players, others, parts), tuple(parts[-1]), *fixed)
 
         return deal
 
