@@ -1,10 +1,10 @@
 """Admission control: the bots' searches run apart from the cheap calls, in bounded room.
 
-A ``SuggestMove`` at ``STRONG`` costs 3 to 40 ms of CPU; every other call about a
-millisecond. Run in the threads that answer players, a flood of bots takes the CPU and
-the interpreter's lock from them: 16 clients looping ``STRONG`` once took ApplyMove's p99
-from 19 ms to over a second. So each serving process hands its searches to a
-:class:`Admission`:
+A ``SuggestMove`` at ``STRONG`` costs some 4 to 14 ms of CPU at the median, up to some
+50 ms (``bench/bots.py``); every other call about a millisecond. Run in the threads that
+answer players, a flood of bots takes the CPU and the interpreter's lock from them: 16
+clients looping ``STRONG`` once took ApplyMove's p99 from 19 ms to over a second. So each
+serving process hands its searches to an :class:`Admission`:
 
 - **room**: at most ``capacity`` searches run at once, each in a process of its own
   (a ``spawn``-started pool, so nothing forks a process that has gRPC threads) that

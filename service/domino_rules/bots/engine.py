@@ -25,10 +25,11 @@ seed, so what a seat cannot see cannot reach the bot.
     both), several times faster; what depends on the view only (the hidden pool, Tsair
     Deng's reachable layouts, the fabricated history) is prepared once per suggestion
     (:func:`~.worlds.world_sampler`).
-  - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, and 400 in
-    Throw-up, whose playouts are cheap and whose choices gain from more; some 10 to 35
-    ms of one core per suggestion, see ``bench/tournament.py``; a budget in playouts,
-    not in time, keeps the answer the same on any machine), spent by
+  - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, 100 in
+    Block and Dancing Dragons, and 400 in Throw-up, whose playouts are cheap and whose
+    choices gain from more; some 4 to 14 ms of one core per suggestion at the median,
+    see ``bench/bots.py``; a budget in playouts, not in time, keeps the answer the same
+    on any machine), spent by
     sequential halving: in each of ``ceil(log2(candidates))`` rounds, every candidate
     still in the running gets the same share of what is left, then the better half goes
     on; the GREEDY move always goes on.
