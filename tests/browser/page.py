@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -21,12 +23,30 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
+from ..support.servers import Servers
+
 #: The longest wait for the page (a bot's move, a request, a render).
 TIMEOUT = 30.0
 #: The buttons that make the person's moves, outside the prompt.
 MOVES = "#hand [data-move], #actions [data-move]"
 #: Where the page keeps the match across reloads (localStorage).
 SAVED_MATCH = "domino-rules.playground.match"
+
+
+def post(servers: Servers, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST ``body`` to the served REST gateway: its status and JSON answer."""
+    request = urllib.request.Request(
+        servers.http_base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return int(answer.status), json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, json.loads(error.read())
 
 
 def set_viewport(driver: Chrome, width: int, height: int) -> None:

@@ -36,7 +36,7 @@ from selenium.webdriver import Chrome
 from selenium.webdriver.common.by import By
 
 from ..support.servers import Servers
-from .page import MOVES, Match, Playground, set_viewport
+from .page import MOVES, Match, Playground, post, set_viewport
 from .test_playground import MATCHES
 
 pytestmark = pytest.mark.slow
@@ -100,22 +100,6 @@ Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))).t
 """
 #: The controls checked on a turn: the prompt's choices first (when it is open).
 CONTROLS = ["#prompt [data-move]", *MOVES.split(", ")]
-
-
-def post(servers: Servers, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """POST ``body`` to the served REST gateway: its status and JSON answer."""
-    request = urllib.request.Request(
-        servers.http_base + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return int(answer.status), json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, json.loads(error.read())
 
 
 def check_turn(page: Playground, phone: bool, where: str) -> dict[str, Any]:

@@ -9,8 +9,6 @@ import copy
 import json
 import random
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -19,26 +17,10 @@ from selenium.webdriver import Chrome
 from selenium.webdriver.common.keys import Keys
 
 from ..support.servers import Servers
-from .page import Match, Playground
+from .page import Match, Playground, post
 from .test_playground import MATCHES
 
 pytestmark = pytest.mark.slow
-
-
-def post(servers: Servers, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """POST ``body`` to the served REST gateway: its status and JSON answer."""
-    request = urllib.request.Request(
-        servers.http_base + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
-            return int(answer.status), json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, json.loads(error.read())
 
 
 def replay(servers: Servers, record: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,15 @@ from ...bots.dealing import GameBot, Rollouts, best, deal_hands, hidden_pool
 from ...bots.playout import TILE_HALVES, TILE_HIGH, TILE_LOW, TILE_PIPS, lay_on, line_play
 from ...rules import End, Match, Move, MoveKind, Tile, View
 from ...rules.lines import fits, lay
-from .rules import BlockHandState, BlockOptions, FirstLead, NextLead, Scoring, rank, sides
+from .rules import (
+    BlockHandState,
+    BlockOptions,
+    FirstLead,
+    NextLead,
+    rank,
+    side_score,
+    sides,
+)
 
 __all__ = ["BlockBot"]
 
@@ -217,13 +225,7 @@ class _Playouts(Rollouts):
                 return (0,) * self.players  # equal lowest: a tie, nobody scores
             winner = self.sides[side_counts.index(low)]
         own = sum([counts[s] for s in winner])
-        others = sum(counts) - own
-        if self.scoring is Scoring.OTHERS_TOTAL:
-            score = others
-        elif self.scoring is Scoring.OTHERS_MINUS_OWN:
-            score = max(0, others - own)
-        else:
-            score = others + own
+        score = side_score(self.scoring, own, sum(counts) - own)
         points = [0] * self.players
         for s in winner:
             points[s] = score

@@ -79,6 +79,7 @@ __all__ = [
     "Scoring",
     "hand_size",
     "rank",
+    "side_score",
     "sides",
 ]
 
@@ -183,6 +184,15 @@ class BlockTable:
 #: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
 _make_state = made_of(BlockHandState)
 _PLAY = MoveKind.PLAY
+
+
+def side_score(scoring: Scoring, own: int, others: int) -> int:
+    """[BLK-11] what the winning side scores, from its own count and the others' total."""
+    if scoring is Scoring.OTHERS_TOTAL:
+        return others
+    if scoring is Scoring.OTHERS_MINUS_OWN:
+        return max(0, others - own)
+    return others + own
 
 
 def rank(tile: Tile) -> tuple[int, int, int]:
@@ -424,14 +434,8 @@ class Block(Ruleset[BlockOptions, BlockHandState]):
         if winner is None:
             return HandResult(counts, tuple(points), (), end)
         own = sum(counts[s] for s in winner)
-        others = sum(counts) - own
         # [BLK-11] what the winning side scores, credited to each of its seats
-        if options.scoring is Scoring.OTHERS_TOTAL:
-            score = others
-        elif options.scoring is Scoring.OTHERS_MINUS_OWN:
-            score = max(0, others - own)
-        else:
-            score = others + own
+        score = side_score(options.scoring, own, sum(counts) - own)
         for seat in winner:
             points[seat] = score
         return HandResult(counts, tuple(points), tuple(sorted(winner)), end)
