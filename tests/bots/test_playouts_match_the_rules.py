@@ -215,13 +215,13 @@ class _Probe:
     def prepare(self) -> None:
         """Find the lines and inner functions the handlers name (once they are all set)."""
         play, inner = self.playouts.play, self.code
-        self.at_line: dict[tuple[types.CodeType, int], Handler] = {}
+        #: the handlers of each traced function's lines, by line number
+        self.at_line: dict[types.CodeType, dict[int, Handler]] = {}
         wanted = [((play, text), handler) for text, handler in self.lines.items()]
         for (function, text), handler in [*wanted, *self.kernel_lines.items()]:
             found = _line_numbers(function).get(text, [])
             assert len(found) == 1, f"{function.__qualname__}: {len(found)} lines {text!r}"
-            self.at_line[function.__code__, found[0]] = handler
-        self.traced = {code for code, _ in self.at_line}
+            self.at_line.setdefault(function.__code__, {})[found[0]] = handler
         self.at_call = {inner[name]: h for name, h in self.calls.items()}
         self.at_return = {inner[name]: h for name, h in self.returns.items()}
 
@@ -233,24 +233,27 @@ class _Probe:
     def run(self, fast: Rollouts, move: Move) -> tuple[int, ...]:
         """``fast.play(move)`` under the trace."""
         self.prepare()
-        at_line, at_call, at_return, traced = (
-            self.at_line,
-            self.at_call,
-            self.at_return,
-            self.traced,
-        )
+        at_line, at_call, at_return = self.at_line, self.at_call, self.at_return
 
-        def on_line(frame: FrameType, event: str, arg: Any) -> Any:
-            if event == "line":
-                handler = at_line.get((frame.f_code, frame.f_lineno))
-                if handler is not None:
-                    handler(frame)
+        def line_tracer(handlers: dict[int, Handler]) -> Any:
+            """The local trace of a function whose lines ``handlers`` has, by number."""
+
+            def on_line(frame: FrameType, event: str, arg: Any) -> Any:
+                if event == "line":
+                    handler = handlers.get(frame.f_lineno)
+                    if handler is not None:
+                        handler(frame)
+                return on_line
+
             return on_line
+
+        tracers = {code: line_tracer(handlers) for code, handlers in at_line.items()}
 
         def on_call(frame: FrameType, event: str, arg: Any) -> Any:
             code = frame.f_code
-            if code in traced:
-                return on_line
+            tracer = tracers.get(code)
+            if tracer is not None:
+                return tracer
             handler = at_call.get(code)
             if handler is not None:
                 handler(frame)
@@ -559,22 +562,31 @@ def compare(ruleset: Ruleset[Any, Any], match: AnyMatch, first: Move) -> None:
     probe = probe_for(ruleset.id, match.options)
     fast = bot.rollouts(match)
     got = probe.run(fast, first)
-    where = f"{ruleset.id}: from {match!r} after {first}"
+
+    def where(step: int | None = None) -> str:
+        """The position, for a failure's message only: a match's repr is long, and an
+        assertion's message is made only when it fails."""
+        at = f"{ruleset.id}: from {match!r} after {first}"
+        return at if step is None else f"{at}, step {step}"
+
     for n, (core, seen) in enumerate(zip(expected, probe.decisions, strict=False), 1):
-        at = f"{where}, step {n}"
-        assert seen.seat == core.seat, f"{at}: seat {seen.seat} to act, the rules say {core.seat}"
+        assert seen.seat == core.seat, (
+            f"{where(n)}: seat {seen.seat} to act, the rules say {core.seat}"
+        )
         listed = core.legal
         if seen.kinds is not None:
             listed = tuple(m for m in core.legal if m.kind in seen.kinds)
-            assert seen.legal, f"{at}: no legal move listed of {core.legal}"
-        assert seen.legal == listed, f"{at}: legal {seen.legal}, the rules say {listed}"
-        assert seen.chosen == core.chosen, f"{at}: chose {seen.chosen}, the rules {core.chosen}"
+            assert seen.legal, f"{where(n)}: no legal move listed of {core.legal}"
+        assert seen.legal == listed, f"{where(n)}: legal {seen.legal}, the rules say {listed}"
+        assert seen.chosen == core.chosen, (
+            f"{where(n)}: chose {seen.chosen}, the rules {core.chosen}"
+        )
     assert len(probe.decisions) == len(expected), (
-        f"{where}: the playout ended after {len(probe.decisions)} steps, the rules after "
+        f"{where()}: the playout ended after {len(probe.decisions)} steps, the rules after "
         f"{len(expected)}"
     )
-    assert got == points, f"{where}: points {got}, the rules say {points}"
-    assert fast.play(first) == points, f"{where}: a second playout differs"
+    assert got == points, f"{where()}: points {got}, the rules say {points}"
+    assert fast.play(first) == points, f"{where()}: a second playout differs"
 
 
 def compare_positions(ruleset_id: str, count: int, prefix: str) -> None:
