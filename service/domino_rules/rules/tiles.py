@@ -92,8 +92,16 @@ class Tile:
 
     @classmethod
     def of(cls, a: int, b: int) -> Tile:
-        """The tile with halves ``a`` and ``b`` in either order."""
-        return cls(a, b) if a >= b else cls(b, a)
+        """The tile with halves ``a`` and ``b`` in either order: the set's own object
+        (as :meth:`from_code` gives it), made once, for two whole numbers of a tile.
+
+        >>> Tile.of(4, 6) is Tile.of(6, 4) is Tile.from_code(Tile(6, 4).code)
+        True
+        """
+        high, low = (a, b) if a >= b else (b, a)
+        if cls is Tile and type(high) is int and type(low) is int and 0 <= low <= high <= MAX_PIP:
+            return _BY_CODE[high * (high + 1) // 2 + low]
+        return cls(high, low)  # checks and refuses what is not a tile
 
     @classmethod
     def parse(cls, text: str) -> Tile:
