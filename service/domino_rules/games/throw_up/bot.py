@@ -407,23 +407,40 @@ def _layable(dice: tuple[int, ...]) -> int:
 #: A die's 4-byte draw is accepted below this ([THR-4], :mod:`~domino_rules.rules.rng`).
 _DIE_LIMIT = (1 << 32) - (1 << 32) % 6
 _FIRST_BLOCK = bytes(9)  # the label's 0x00, then block counter 0 as 8 bytes
+#: Every throw of three dice, in order, at its index ``36 * (a - 1) + 6 * (b - 1) + c - 1``.
+_THROWS: tuple[tuple[int, ...], ...] = tuple(
+    (a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)
+)
+#: :func:`_layable` of each throw, by its index.
+_LAYABLE_BY_THROW = tuple(_layable(dice) for dice in _THROWS)
+
+
+def _throw_index(start: hashlib._Hash, label_end: bytes) -> int | None:
+    """The index in :data:`_THROWS` of ``rng.throw(seed, label, 3)``: three dice from the
+    first 12 bytes of the label's stream, ``SHA-256(seed 0x00 label 0x00 counter)``
+    (:mod:`~domino_rules.rules.rng`), read here without a stream object. ``start`` has
+    hashed the stream's start, ``seed 0x00`` and the label's first part (what the labels
+    of a hand's throws share: a copy of it is cheaper than hashing all again);
+    ``label_end`` is the rest of the label, in UTF-8. ``None`` when a draw is rejected
+    (about one in 700 million: the stream's own way reads on)."""
+    stream = start.copy()
+    stream.update(label_end + _FIRST_BLOCK)
+    a, b, c = _three_words(stream.digest())
+    if a < _DIE_LIMIT and b < _DIE_LIMIT and c < _DIE_LIMIT:
+        return a % 6 * 36 + b % 6 * 6 + c % 6
+    return None
 
 
 def _throw(stream: bytes) -> tuple[int, ...] | None:
-    """``rng.throw(seed, label, 3)`` for ``stream``, ``seed 0x00 label`` in UTF-8: three
-    dice from the first 12 bytes of the label's stream, ``SHA-256(seed 0x00 label 0x00
-    counter)`` (:mod:`~domino_rules.rules.rng`), read here without a stream object;
-    ``None`` when a draw is rejected (about one in 700 million: the stream's own way
-    reads on)."""
-    a, b, c = _three_words(_sha256(stream + _FIRST_BLOCK).digest())
-    if a < _DIE_LIMIT and b < _DIE_LIMIT and c < _DIE_LIMIT:
-        return (1 + a % 6, 1 + b % 6, 1 + c % 6)
-    return None
+    """``rng.throw(seed, label, 3)`` for ``stream``, ``seed 0x00 label`` in UTF-8, as
+    :func:`_throw_index` reads it; ``None`` when a draw is rejected."""
+    index = _throw_index(_sha256(), stream)
+    return None if index is None else _THROWS[index]
 
 
 _sha256 = hashlib.sha256
 #: The first three 4-byte big-endian draws of a block.
-_three_words = struct.Struct(">3I").unpack_from
+_three_words: Callable[[bytes], tuple[int, int, int]] = struct.Struct(">3I").unpack_from
 
 
 class _Playouts(Rollouts):
@@ -460,10 +477,12 @@ class _Playouts(Rollouts):
         #: die's own number is a total, and a tile has it [THR-1]) ...
         self.rounds = {state.round: _layable(state.dice)}
         #: ... and its dice, which the next round's throw must not repeat under
-        #: ``rethrow_repeats``.
+        #: ``rethrow_repeats`` (kept where :meth:`thrown` throws: every round under
+        #: ``rethrow_repeats``).
         self.dice = {state.round: state.dice}
-        #: Where the labels of this hand's throws start, ``seed 0x00 dice/<hand>/``.
-        self.throws = f"{match.seed}\x00dice/{match.hand_number}/".encode()
+        #: The hash of where the labels of this hand's throws start, ``seed 0x00
+        #: dice/<hand>/``: each throw hashes the rest of its label on a copy.
+        self.throws = _sha256(f"{match.seed}\x00dice/{match.hand_number}/".encode())
         #: The points still to come (per seat) from each state a playout's first turn
         #: left, by that state (see :meth:`play`).
         self.to_come: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -472,9 +491,12 @@ class _Playouts(Rollouts):
         """The tiles the throw of round ``number`` (the one after the last made) lets be
         laid, as the rules core throws it [THR-4] [THR-8]: again while it repeats the
         round before, under ``rethrow_repeats``."""
-        dice = _throw(self.throws + b"%d/0" % number)
-        if dice is None or self.rethrow:
-            dice = self.thrown(number)
+        if not self.rethrow:
+            index = _throw_index(self.throws, b"%d/0" % number)
+            if index is not None:
+                self.rounds[number] = tiles = _LAYABLE_BY_THROW[index]
+                return tiles
+        dice = self.thrown(number)
         self.dice[number] = dice
         self.rounds[number] = tiles = _layable(dice)
         return tiles
@@ -482,13 +504,15 @@ class _Playouts(Rollouts):
     def thrown(self, number: int) -> tuple[int, ...]:
         """The dice of round ``number`` the long way: the stream's own when a draw was
         rejected, and thrown again while they repeat the round before's under
-        ``rethrow_repeats``."""
-        previous = sorted(self.dice[number - 1])
+        ``rethrow_repeats`` (which keeps every round's dice)."""
+        previous = sorted(self.dice[number - 1]) if self.rethrow else None
         for t in range(MAX_THROWS):
-            dice = _throw(self.throws + b"%d/%d" % (number, t)) or rng.throw(
-                self.seed, f"dice/{self.hand_number}/{number}/{t}", 3
-            )
-            if not (self.rethrow and sorted(dice) == previous):
+            index = _throw_index(self.throws, b"%d/%d" % (number, t))
+            if index is not None:
+                dice = _THROWS[index]
+            else:
+                dice = rng.throw(self.seed, f"dice/{self.hand_number}/{number}/{t}", 3)
+            if sorted(dice) != previous:
                 return dice
         raise RuntimeError("no throw differs from the previous round's")  # as the rules
 
