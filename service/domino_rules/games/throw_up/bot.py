@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 import random
 import struct
 from collections.abc import Callable, Iterable
@@ -319,15 +320,20 @@ _DOUBLES = sum(1 << Tile(pip, pip).code for pip in range(7))
 #: Per tile code, its points when laid [THR-6]: 1, and 2 for a double.
 _POINTS = tuple(2 if high == low else 1 for high, low in zip(TILE_HIGH, TILE_LOW, strict=True))
 #: Per tile code, the parts of its GREEDY score that are the tile's own (see
-#: :func:`_choice`): its points and its pips.
-_OWN_SCORE = tuple(points * 1024 + pips for points, pips in zip(_POINTS, TILE_PIPS, strict=True))
+#: :func:`_choice`): its points and its pips, less the tile itself among those that
+#: match an end it leaves.
+_OWN_SCORE = tuple(
+    points * 1024 + pips - 32 for points, pips in zip(_POINTS, TILE_PIPS, strict=True)
+)
 
 
-def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int, int], ...]:
+def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int], ...]:
     """The plays of ``tile`` on a line whose ends show ``left`` and ``right`` (-1 before
-    the first tile) [THR-5], in the order of the legal moves: ``(end, new left, new
-    right, new ends)``, ``end`` 0 for the first tile, 1 at the left end, 2 at the right
-    end, ``new ends`` the tiles that match an end after it, as a bit set."""
+    the first tile) [THR-5], in the order of the legal moves: ``(end, ends, matching)``,
+    ``end`` 0 for the first tile, 1 at the left end, 2 at the right end; ``ends`` the pips
+    of the ends after it as one number, ``8 * low + high``, the lower first (the points
+    still to lay from a line do not depend on which end is which: :func:`_most`); and
+    ``matching`` the tiles that match one of them, as a bit set (the tile among them)."""
     high, low = TILE_HIGH[tile], TILE_LOW[tile]
     if left < 0:
         plays = [(0, high, low)]
@@ -337,21 +343,25 @@ def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int, in
             plays.append((1, low if high == left else high, right))
         if high == right or low == right:
             plays.append((2, left, low if high == right else high))
-    return tuple((end, a, b, _WITH_PIP[a] | _WITH_PIP[b]) for end, a, b in plays)
+    return tuple(
+        (end, 8 * min(a, b) + max(a, b), _WITH_PIP[a] | _WITH_PIP[b]) for end, a, b in plays
+    )
 
 
-#: :func:`_plays_on` of every tile and pair of ends, at ``[tile][left][right]``; an end
-#: of -1 (before the first tile) is the last of 8 entries, where Python's index -1 finds
-#: it.
+#: :func:`_plays_on` of every pair of ends and tile, at ``[left][right][tile]``; an end of
+#: -1 (before the first tile) is the last of 8 entries, where Python's index -1 finds it.
 _PLAYS = tuple(
     tuple(
-        tuple(_plays_on(tile, left, right) for right in (*range(7), -1)) for left in (*range(7), -1)
+        tuple(_plays_on(tile, left, right) for tile in range(Tile(6, 6).code + 1))
+        for right in (*range(7), -1)
     )
-    for tile in range(Tile(6, 6).code + 1)
+    for left in (*range(7), -1)
 )
+#: The same at ``[ends][tile]``, ``ends`` as :func:`_plays_on` gives them.
+_PLAYS_AT = tuple(_PLAYS[ends >> 3][ends & 7] for ends in range(64))
 #: :func:`_most` remembers this many positions at most (then starts again).
 _MOST_CACHE = 1 << 16
-_most_cache: dict[tuple[int, int, int], int] = {}
+_most_cache: dict[int, int] = {}
 #: :func:`_choice`'s answers, as many at most.
 _choice_cache: dict[tuple[int, int, int, int], tuple[int, int]] = {}
 
@@ -361,32 +371,33 @@ def _bits(tiles: Iterable[Tile]) -> int:
     return sum([1 << t.code for t in tiles])
 
 
-def _most(tiles: int, left: int, right: int) -> int:
+def _most(tiles: int, ends: int, matching: int) -> int:
     """:func:`most_points` on a bit set of tile codes: ``tiles`` those of the hand whose
     total the dice make (no other tile can be laid this turn), two or more of them, one
-    at least matching ``left`` or ``right``, the ends of a line begun.
-
-    The ends are alike (laying at one is laying at the other, mirrored): a position is
-    remembered with its lower end first. The search stops at a way to lay every tile."""
-    key = (tiles, left, right) if left <= right else (tiles, right, left)
+    at least among ``matching``, the tiles that match an end of a line begun, whose ends
+    are ``ends`` (as :func:`_plays_on` gives them: the ends are alike, laying at one is
+    laying at the other, mirrored). A position is remembered by one number, ``64 *
+    tiles + ends``. The search stops at a way to lay every tile."""
+    key = tiles << 6 | ends
     found = _most_cache.get(key)
     if found is not None:
         return found
     every = tiles.bit_count() + (tiles & _DOUBLES).bit_count()  # the points of them all
     top = 0
-    fitting = tiles & (_WITH_PIP[left] | _WITH_PIP[right])
+    plays = _PLAYS_AT[ends]
+    fitting = tiles & matching
     while fitting:
         bit = fitting & -fitting
         fitting ^= bit
         tile = bit.bit_length() - 1
         rest = tiles ^ bit
-        for _, new_left, new_right, ends in _PLAYS[tile][left][right]:
-            if not rest & ends:
+        for _, ends_after, matching_after in plays[tile]:
+            if not rest & matching_after:
                 laid = _POINTS[tile]  # nothing more to lay
             elif not rest & (rest - 1):
                 laid = _POINTS[tile] + _POINTS[rest.bit_length() - 1]  # the last tile
             else:
-                laid = _POINTS[tile] + _most(rest, new_left, new_right)
+                laid = _POINTS[tile] + _most(rest, ends_after, matching_after)
             if laid > top:
                 top = laid
         if top == every:
@@ -580,7 +591,7 @@ class _Playouts(Rollouts):
                     turned = (*hands, left, right, drawn_at, idle, laid)
                     to_come = self.to_come.get(turned)
                     if to_come is not None:
-                        return tuple([p + q for p, q in zip(pegs, to_come, strict=True)])
+                        return tuple(map(operator.add, pegs, to_come))
                     pegged = pegs[:]
                 # the turn passes; after the round's last, the leader throws again [THR-8],
                 # unless two idle rounds in a row end the hand [THR-9]
@@ -611,12 +622,12 @@ class _Playouts(Rollouts):
             else:
                 tile, end = fitting.bit_length() - 1, 1
         # [THR-10] the fewest tiles score the tiles in the other hands; a tie scores no one
-        counts = [hand.bit_count() for hand in hands]
+        counts = list(map(int.bit_count, hands))
         fewest = min(counts)
         if counts.count(fewest) == 1:
             pegs[counts.index(fewest)] += sum(counts) - fewest
         if turned is not None:
-            self.to_come[turned] = tuple([p - q for p, q in zip(pegs, pegged, strict=True)])
+            self.to_come[turned] = tuple(map(operator.sub, pegs, pegged))
         return tuple(pegs)
 
 
@@ -635,21 +646,25 @@ def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
     if found is not None:
         return found
     best_play, best_key = (-1, 0), -1
-    fitting = hand & layable
+    plays = _PLAYS[left][right]
+    most_cache = _most_cache
+    allowed = fitting = key[1]
     if left >= 0:
         fitting &= _WITH_PIP[left] | _WITH_PIP[right]
     while fitting:
         bit = fitting & -fitting
         fitting ^= bit
         tile = bit.bit_length() - 1
-        rest = hand ^ bit
-        more = rest & layable  # what else it may lay this turn
+        more = allowed ^ bit  # what else it may lay this turn
         own = _OWN_SCORE[tile]
-        for end, new_left, new_right, ends in _PLAYS[tile][left][right]:
-            score = own + (rest & ends).bit_count() * 32
-            if more & ends:
+        for end, ends, matching in plays[tile]:
+            score = own + (hand & matching).bit_count() * 32
+            if more & matching:
                 if more & (more - 1):
-                    score += _most(more, new_left, new_right) * 1024
+                    points = most_cache.get(more << 6 | ends)
+                    if points is None:
+                        points = _most(more, ends, matching)
+                    score += points * 1024
                 else:
                     score += _POINTS[more.bit_length() - 1] * 1024  # the one tile, it fits
             if score > best_key:
