@@ -320,25 +320,26 @@ _ENDS = (None, End.LEFT, End.RIGHT)
 
 
 def throw_up_probe() -> _Probe:
-    """``play`` applies each move at the top of its loop (``kind``, ``tile`` and ``end``;
-    the first is the move given). The plays it chose among are its bit set ``fitting``
-    of the tiles the seat could lay, each at every end it matches (``left``, ``right``:
-    the ends then; ``-1`` before the first tile); none, and a draw or a pass is the only
-    move."""
+    """``play`` makes each move at the top of its loop (the first is the move given): a
+    play of ``tile`` at ``end`` when its bit set ``fitting`` of the tiles the seat could
+    lay is not empty, each at every end it matches (``left``, ``right``: the ends then;
+    ``-1`` before the first tile), the plays it chose among; otherwise a draw while the
+    boneyard (``drawn_at`` of ``stock`` drawn) has tiles, or a pass."""
     probe = _Probe(throw_up._Playouts)
     started = [False]
 
-    def move(frame: FrameType) -> None:
-        if not started[0]:
-            started[0] = True  # the first move, given
+    def given() -> bool:
+        """Whether this move is the first, given: the playout did not choose it."""
+        first = not started[0]
+        started[0] = True
+        return first
+
+    def play(frame: FrameType) -> None:
+        if given():
             return
         local = frame.f_locals
-        seat, kind = local["seat"], local["kind"]
-        if kind is not MoveKind.PLAY:
-            assert not local["fitting"], f"{kind} with tiles to lay"
-            probe.decisions.append(Decision(seat, (Move(seat, kind),), Move(seat, kind)))
-            return
-        fitting, left, right = local["fitting"], local["left"], local["right"]
+        seat, fitting, left, right = local["seat"], local["fitting"], local["left"], local["right"]
+        kind = MoveKind.PLAY
         legal = []
         for t in (t for t in range(fitting.bit_length()) if fitting >> t & 1):
             tile = _tile(t)
@@ -352,7 +353,17 @@ def throw_up_probe() -> _Probe:
         chosen = Move(seat, kind, _tile(local["tile"]), end=_ENDS[local["end"]])
         probe.decisions.append(Decision(seat, tuple(legal), chosen))
 
-    probe.lines["if kind is _PLAY:"] = move
+    def draw_or_pass(frame: FrameType) -> None:
+        if given():
+            return
+        local = frame.f_locals
+        seat = local["seat"]
+        assert not local["fitting"], "a draw or a pass with tiles to lay"
+        kind = MoveKind.DRAW if local["drawn_at"] < local["stock"] else MoveKind.PASS
+        probe.decisions.append(Decision(seat, (Move(seat, kind),), Move(seat, kind)))
+
+    probe.lines["if end == 1:"] = play
+    probe.lines["elif drawn_at < stock:"] = draw_or_pass
     return probe
 
 

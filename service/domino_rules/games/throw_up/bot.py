@@ -305,7 +305,7 @@ def _choose(
 
 # --------------------------------------------------------------------------- playouts
 
-_PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
+_PLAY = MoveKind.PLAY
 _END_OF = {None: 0, End.LEFT: 1, End.RIGHT: 2}
 #: The set has no two equal tiles ``[THR-1]``: a hand is a bit set of tile codes. Per
 #: pip (up to 6), the tiles that have it, as a bit set.
@@ -551,13 +551,15 @@ class _Playouts(Rollouts):
         hand = hands[seat]  # the hand of the seat to act (in ``hands`` once its turn ends)
         layable = rounds[number]
         idle, laid = self.idle, self.laid
-        kind = move.kind
         tile = move.tile.code if move.tile is not None else -1
         end = _END_OF[move.end]  # 0 the first tile, 1 the left end, 2 the right end
+        # the tiles the seat to act can lay, each at every end it matches [THR-5] (for
+        # the first move, the tile it lays; none, and it draws or passes [THR-7])
+        fitting = 1 << tile if move.kind is _PLAY else 0
         turned: tuple[int, ...] | None = None  # the state the first turn left
         pegged = pegs
         while True:
-            if kind is _PLAY:
+            if fitting:
                 # [THR-5] the first tile high half left; later, the half matching the end
                 # against it, the other one open (the tile's pips less the end's);
                 # [THR-6] 1 point a tile, 2 a double
@@ -577,14 +579,12 @@ class _Playouts(Rollouts):
                     hands[seat] = hand
                     break  # [THR-9] out of tiles, or the line blocked
                 fitting = hand & layable & ends  # [THR-5] it lays while it can
-            else:
-                if kind is _DRAW:
-                    # [THR-7] one tile, kept for a later turn
-                    bit = 1 << boneyard[drawn_at]
-                    hand |= bit
-                    held |= bit
-                    drawn_at += 1
-                fitting = 0
+            elif drawn_at < stock:
+                # [THR-7] nothing to lay: one tile drawn, kept for a later turn (or a pass)
+                bit = 1 << boneyard[drawn_at]
+                hand |= bit
+                held |= bit
+                drawn_at += 1
             if not fitting:
                 hands[seat] = hand
                 if turned is None:  # the first turn is over
@@ -606,11 +606,8 @@ class _Playouts(Rollouts):
                 hand = hands[seat]
                 fitting = hand & layable & ends
                 if not fitting:
-                    kind = _DRAW if drawn_at < stock else _PASS  # [THR-7]
                     continue
-            # the tiles the seat can lay, each at every end it matches [THR-5]: one tile
-            # at one end, or a choice
-            kind = _PLAY
+            # one tile at one end, or a choice
             if fitting & (fitting - 1):
                 tile, end = _choice(hand, layable, left, right)
             elif left < 0:
