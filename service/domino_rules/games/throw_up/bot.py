@@ -62,6 +62,7 @@ from ...bots.playout import TILE_HALVES, TILE_HIGH, TILE_LOW, TILE_PIPS
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View, rng
 from ...rules.building import frozen_builder
 from ...rules.moves import End
+from ...rules.tiles import tile_code
 from .rules import MAX_THROWS, ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
@@ -470,12 +471,17 @@ class _Playouts(Rollouts):
         self.players = match.players
         self.seed, self.hand_number = match.seed, match.hand_number
         self.rethrow = match.options.rethrow_repeats
-        self.hands = hands = [sum([1 << t.code for t in hand]) for hand in state.hands]
+        self.hands: list[int] = []
+        hands = self.hands
         held = 0  # every tile in a hand
-        for hand in hands:
+        for tiles in state.hands:
+            hand = 0
+            for tile in tiles:
+                hand |= 1 << tile.code
+            hands.append(hand)
             held |= hand
         self.held = held
-        self.boneyard = [t.code for t in state.boneyard]  # drawn from the front
+        self.boneyard = list(map(tile_code, state.boneyard))  # drawn from the front
         line = state.line
         self.left = line[0].left if line else -1
         self.right = line[-1].right if line else -1
