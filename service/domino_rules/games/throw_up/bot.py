@@ -620,10 +620,18 @@ class _Playouts(Rollouts):
                 tile, end = fitting.bit_length() - 1, 0
             elif not fitting & with_pip[left]:
                 tile, end = fitting.bit_length() - 1, 2
-            elif fitting & with_pip[right]:
-                tile, end = _choice(hand, layable, left, right)  # at both ends
-            else:
+            elif (
+                not fitting & with_pip[right]
+                or (hand & with_pip[right]).bit_count() >= (hand & with_pip[left]).bit_count()
+            ):
+                # one tile, at the left end, or at both (the GREEDY choice of _choice,
+                # found here at once): if both show its pip, either leaves the same line,
+                # mirrored, and the left comes first; else it is [left-right], the one
+                # tile the seat can lay this turn, and each end leaves both showing the
+                # other's pip: the end that leaves more tiles matching, the left of equal
                 tile, end = fitting.bit_length() - 1, 1
+            else:
+                tile, end = fitting.bit_length() - 1, 2
         # [THR-10] the fewest tiles score the tiles in the other hands; a tie scores no one
         counts = list(map(int.bit_count, hands))
         fewest = min(counts)
