@@ -328,10 +328,13 @@ _OWN_SCORE = tuple(
 )
 
 
-def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int], ...]:
+def _plays_on(
+    tile: int, left: int, right: int
+) -> tuple[tuple[tuple[int, int], int, int, int], ...]:
     """The plays of ``tile`` on a line whose ends show ``left`` and ``right`` (-1 before
-    the first tile) [THR-5], in the order of the legal moves: ``(end, ends, matching)``,
-    ``end`` 0 for the first tile, 1 at the left end, 2 at the right end; ``ends`` the pips
+    the first tile) [THR-5], in the order of the legal moves: ``((tile, end), own, ends,
+    matching)``, ``end`` 0 for the first tile, 1 at the left end, 2 at the right end;
+    ``own`` the tile's own part of its GREEDY score (:data:`_OWN_SCORE`); ``ends`` the pips
     of the ends after it as one number, ``8 * low + high``, the lower first (the points
     still to lay from a line do not depend on which end is which: :func:`_most`); and
     ``matching`` the tiles that match one of them, as a bit set (the tile among them)."""
@@ -345,7 +348,8 @@ def _plays_on(tile: int, left: int, right: int) -> tuple[tuple[int, int, int], .
         if high == right or low == right:
             plays.append((2, left, low if high == right else high))
     return tuple(
-        (end, 8 * min(a, b) + max(a, b), _WITH_PIP[a] | _WITH_PIP[b]) for end, a, b in plays
+        ((tile, end), _OWN_SCORE[tile], 8 * min(a, b) + max(a, b), _WITH_PIP[a] | _WITH_PIP[b])
+        for end, a, b in plays
     )
 
 
@@ -392,7 +396,7 @@ def _most(tiles: int, ends: int, matching: int) -> int:
         fitting ^= bit
         tile = bit.bit_length() - 1
         rest = tiles ^ bit
-        for _, ends_after, matching_after in plays[tile]:
+        for _, _, ends_after, matching_after in plays[tile]:
             if not rest & matching_after:
                 laid = _POINTS[tile]  # nothing more to lay
             elif not rest & (rest - 1):
@@ -665,10 +669,8 @@ def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
     while fitting:
         bit = fitting & -fitting
         fitting ^= bit
-        tile = bit.bit_length() - 1
         more = allowed ^ bit  # what else it may lay this turn
-        own = _OWN_SCORE[tile]
-        for end, ends, matching in plays[tile]:
+        for play, own, ends, matching in plays[bit.bit_length() - 1]:
             score = own + (hand & matching).bit_count() * 32
             if more & matching:
                 if more & (more - 1):
@@ -679,7 +681,7 @@ def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
                 else:
                     score += _POINTS[more.bit_length() - 1] * 1024  # the one tile, it fits
             if score > best_key:
-                best_play, best_key = (tile, end), score
+                best_play, best_key = play, score
     if len(_choice_cache) >= _MOST_CACHE:
         _choice_cache.clear()
     _choice_cache[key] = best_play
