@@ -228,9 +228,18 @@ def _settings_class(answers: str, requests: list[pb.ApplyMoveRequest]) -> type[S
     return BenchSettings
 
 
+#: The CPUs a ``floor`` server runs on (``--pin``), as the bench tells it.
+PIN_CPUS = "DOMINO_RULES_BENCH_CPUS"
+
+
 def floor_server(door: str, answers: str, requests_file: str) -> int:
     """The server of one door (in this process), answering as ``answers`` says
-    (``canned`` or ``rules``); its other settings come from the environment."""
+    (``canned`` or ``rules``); its other settings come from the environment. Pinned to
+    the CPUs of :data:`PIN_CPUS`, when set, before it starts anything: the processes it
+    starts run there too."""
+    cpus = os.environ.get(PIN_CPUS)
+    if cpus:
+        os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
     requests = [
         pb.ApplyMoveRequest.FromString(base64.b64decode(line))
         for line in Path(requests_file).read_text().split()
@@ -240,10 +249,10 @@ def floor_server(door: str, answers: str, requests_file: str) -> int:
 
 @contextlib.contextmanager
 def floor_started(
-    door: str, server: str, requests_file: str, keys: str
+    door: str, server: str, requests_file: str, keys: str, cpus: set[int] | None = None
 ) -> Iterator[tuple[int, int]]:
     """A server of :func:`floor_server` in a child process, one of
-    :data:`FLOOR_SERVERS`: its port and pid."""
+    :data:`FLOOR_SERVERS`: its port and pid; on ``cpus`` only, when given."""
     env = {
         "DOMINO_RULES_SEAL_KEYS": keys,
         "DOMINO_RULES_REQUIRE_SEALED": "1",
@@ -255,6 +264,8 @@ def floor_started(
     env["DOMINO_RULES_TRUST_SEALED"] = "1" if server == "trusted" else "0"
     answers = "canned" if server == "canned" else "rules"
     command = [sys.executable, __file__, "floor", "--serve", door, answers, requests_file]
+    if cpus is not None:
+        env[PIN_CPUS] = ",".join(map(str, sorted(cpus)))
     with harness.child_server(command, env, f"{server} {door}") as started:
         yield started
 
@@ -330,9 +341,21 @@ def floor(args: argparse.Namespace) -> int:
     back, every cache hot, and one called after other work has evicted the caches, as a
     server's own machinery does between two
     calls. ``--json`` gives all of it.
+
+    With ``--pin`` the servers run on the machine's first CPU and the bench with its
+    client threads on the others (Linux), so that the load generator does not share the
+    server's core: what a server's CPU per call is when nothing else evicts its caches.
     """
     if args.serve:
         return floor_server(*args.serve)
+    server_cpus: set[int] | None = None
+    if args.pin:
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            print("--pin needs two CPUs or more", file=sys.stderr)
+            return 2
+        server_cpus = {cpus[0]}
+        os.sched_setaffinity(0, cpus[1:])  # this process and its client threads
     load_before = harness.load_average()
     keys, service = _sealed_service()
     requests = harness.mid_hand_requests(service)
@@ -350,7 +373,9 @@ def floor(args: argparse.Namespace) -> int:
             factory = harness.grpc_calls if door == "grpc" else harness.rest_calls
             servers: dict[str, tuple[Callable[[], dict[str, Call]], list[int]]] = {}
             for server in FLOOR_SERVERS:
-                port, pid = stack.enter_context(floor_started(door, server, file.name, keys))
+                port, pid = stack.enter_context(
+                    floor_started(door, server, file.name, keys, server_cpus)
+                )
                 played = lines if server == "cached" else None
                 servers[server] = (factory(port, requests, played), harness.descendants([pid]))
             for n in args.clients:
@@ -985,6 +1010,11 @@ def parser() -> argparse.ArgumentParser:
     one.add_argument("--clients", type=int, nargs="+", default=[1, 8])
     one.add_argument("--doors", nargs="+", choices=DOORS, default=list(DOORS))
     one.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    one.add_argument(
+        "--pin",
+        action="store_true",
+        help="servers on the first CPU only, this bench (its clients) on the others",
+    )
     one.add_argument(
         "--serve", nargs=3, metavar=("DOOR", "ANSWERS", "FILE"), help=argparse.SUPPRESS
     )
