@@ -53,6 +53,7 @@ __all__ = [
     "best",
     "deal_hands",
     "deal_hidden",
+    "hidden_dealer",
     "hidden_pool",
     "seat_hands",
     "shuffled",
@@ -71,10 +72,11 @@ MAX_ROLLOUT_MOVES = 100_000
 @dataclass(frozen=True, slots=True)
 class Slot:
     """A place hidden tiles go: ``size`` of them, each one ``allows`` accepts (any tile
-    when ``allows`` is ``None``)."""
+    when ``allows`` is ``None``). A game may deal its tiles' codes rather than its tiles:
+    ``allows`` takes what the pool holds."""
 
     size: int
-    allows: Callable[[Tile], bool] | None = None
+    allows: Callable[[Any], bool] | None = None
 
 
 def hidden_pool(full: Iterable[Tile], *seen: Iterable[Tile]) -> list[Tile]:
@@ -99,34 +101,62 @@ _BY_CODE = double_n(MAX_PIP)
 
 
 def deal_hidden(
-    pool: Sequence[Tile],
+    pool: Sequence[T],
     slots: Sequence[Slot],
     rng: random.Random,
-    accept: Callable[[list[list[Tile]]], bool] | None = None,
-) -> list[list[Tile]] | None:
+    accept: Callable[[list[list[T]]], bool] | None = None,
+) -> list[list[T]] | None:
     """Cut ``pool`` into ``slots`` at random, each slot taking only tiles it allows and the
     whole deal passing ``accept``; ``None`` when :data:`TRIES` deals all failed.
 
     The tiles of a slot are in random order (a boneyard drawn from its front is a
-    shuffled boneyard). See the module docstring for how the deal is drawn.
+    shuffled boneyard). See the module docstring for how the deal is drawn. The draws
+    depend only on the sizes and on what the constraints accept: tiles and their codes,
+    with constraints that agree on them, are dealt alike.
     """
+    return hidden_dealer(pool, slots, accept)(rng)
+
+
+def hidden_dealer(
+    pool: Sequence[T],
+    slots: Sequence[Slot],
+    accept: Callable[[list[list[T]]], bool] | None = None,
+) -> Callable[[random.Random], list[list[T]] | None]:
+    """:func:`deal_hidden` of ``pool``, ``slots`` and ``accept`` as a function of the
+    generator: what depends on them only is done once (a search deals a hundred worlds
+    and more from one pool). Raises :class:`ValueError` when the slots' sizes do not add
+    up to the pool's."""
     if sum(slot.size for slot in slots) != len(pool):
         raise ValueError(f"{len(pool)} hidden tiles do not fill slots of {len(slots)} sizes")
-    constrained = [i for i, slot in enumerate(slots) if slot.allows is not None]
-    for attempt in range(TRIES):
-        if not constrained or attempt < REJECTION_TRIES:
-            parts = _cut(shuffled(pool, rng), slots)
-            fits = all(
-                slot.allows is None or all(map(slot.allows, part))
-                for slot, part in zip(slots, parts, strict=True)
-            )
-        else:
-            filled = _fill(pool, slots, constrained, rng)
-            fits = filled is not None
-            parts = filled or []
-        if fits and (accept is None or accept(parts)):
-            return parts
-    return None
+    pool = list(pool)
+    #: The constrained slots, by index, and what each allows.
+    constrained = [(i, slot.allows) for i, slot in enumerate(slots) if slot.allows is not None]
+    #: Where each slot's part starts and ends in a shuffled pool.
+    bounds = []
+    start = 0
+    for slot in slots:
+        bounds.append((start, start + slot.size))
+        start += slot.size
+
+    def deal(rng: random.Random) -> list[list[T]] | None:
+        for attempt in range(TRIES):
+            if not constrained or attempt < REJECTION_TRIES:
+                tiles = shuffled(pool, rng)
+                parts = [tiles[a:b] for a, b in bounds]
+                fits = True
+                for i, allows in constrained:
+                    if not all(map(allows, parts[i])):
+                        fits = False
+                        break
+            else:
+                filled = _fill(pool, slots, [i for i, _ in constrained], rng)
+                fits = filled is not None
+                parts = filled or []
+            if fits and (accept is None or accept(parts)):
+                return parts
+        return None
+
+    return deal
 
 
 def shuffled(items: Sequence[T], rng: random.Random) -> list[T]:
@@ -187,17 +217,9 @@ def seat_hands(
     return tuple(hands)
 
 
-def _cut(tiles: list[Tile], slots: Sequence[Slot]) -> list[list[Tile]]:
-    parts, start = [], 0
-    for slot in slots:
-        parts.append(tiles[start : start + slot.size])
-        start += slot.size
-    return parts
-
-
 def _fill(
-    pool: Sequence[Tile], slots: Sequence[Slot], constrained: list[int], rng: random.Random
-) -> list[list[Tile]] | None:
+    pool: Sequence[T], slots: Sequence[Slot], constrained: list[int], rng: random.Random
+) -> list[list[T]] | None:
     """The constrained slots first (the one with the least room to spare first), each
     with a uniform choice among the tiles left that it allows; then the others cut from
     the rest, shuffled."""
@@ -208,7 +230,7 @@ def _fill(
         assert allows is not None
         return sum(1 for tile in pool if allows(tile)) - slots[i].size
 
-    parts: list[list[Tile]] = [[] for _ in slots]
+    parts: list[list[T]] = [[] for _ in slots]
     for i in sorted(constrained, key=spare):
         allows = slots[i].allows
         assert allows is not None
@@ -277,6 +299,18 @@ class GameBot(abc.ABC):
         """:meth:`deal_world` for one view, as a function of ``(rng, infer)``: a game bot
         whose deal has work that depends on the view only does it once here."""
         return lambda rng, infer: self.deal_world(view, options, players, rng, infer=infer)
+
+    def rollouts_dealer(
+        self, view: View, options: Any, players: int
+    ) -> Callable[[random.Random, bool, str], Rollouts | None] | None:
+        """The playouts of the worlds of one view, dealt without building their matches:
+        ``deal(rng, infer, seed)`` makes the same draws from ``rng`` as
+        ``dealer(view, options, players)(rng, infer)`` and returns what :meth:`rollouts`
+        returns for the world of that hand state and ``seed`` (``None`` as the dealer
+        does). ``None`` (the default): the engine builds each world's match and calls
+        :meth:`rollouts`. A game whose deal is a large part of its search gives one; a
+        test holds it to the worlds' own playouts."""
+        return None
 
     def running_points(self, view: View, players: int) -> tuple[int, ...]:
         """Points of the hand in progress included in ``view.match_points`` (pegging)."""

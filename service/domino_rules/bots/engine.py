@@ -24,7 +24,8 @@ seed, so what a seat cannot see cannot reach the bot.
     which plays exactly the moves the rules core and the heuristic would (a test plays
     both), several times faster; what depends on the view only (the hidden pool, Tsair
     Deng's reachable layouts, the fabricated history) is prepared once per suggestion
-    (:func:`~.worlds.world_sampler`).
+    (:func:`~.worlds.world_sampler`); a game bot may deal a world's playouts without
+    building its match (:meth:`GameBot.rollouts_dealer`, Throw-up's), from the same draws.
   - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, 100 in
     Block and Dancing Dragons, and 400 in Throw-up, whose playouts are cheap and whose
     choices gain from more; some 4 to 14 ms of one core per suggestion at the median,
@@ -92,7 +93,7 @@ from typing import Any
 
 from ..rules import Move, Ruleset, Status, View
 from .dealing import GameBot, Rollouts
-from .worlds import NoWorldError, bot_for, world_sampler
+from .worlds import NoWorldError, bot_for, rollouts_sampler, world_sampler
 
 __all__ = [
     "DEFAULT_PLAYOUTS",
@@ -330,9 +331,16 @@ def _search(
     assert seat is not None
     worlds: list[tuple[Rollouts, tuple[Move, ...], tuple[int, ...]]] = []
     sample_world = world_sampler(ruleset, options, players, view)
+    # the playouts of the worlds after the first, dealt without their matches where the
+    # game bot can: the same draws, the same playouts
+    sample_rollouts = rollouts_sampler(ruleset, options, players, view)
 
     def world(j: int) -> tuple[Rollouts, tuple[Move, ...], tuple[int, ...]]:
         while len(worlds) <= j:
+            if worlds and sample_rollouts is not None:
+                _, moves, totals = worlds[0]  # the same in every world
+                worlds.append((sample_rollouts(rng), moves, totals))
+                continue
             match = sample_world(rng)
             if worlds:
                 moves = worlds[0][1]  # every world gives the seat its view, legal moves too

@@ -18,19 +18,21 @@ The rest of the match is built from public facts:
 * the last move's events are left out (a world is where play goes on, not a record).
 
 :func:`world_sampler` does what depends on the view only once and returns a function
-that deals one world per call; :func:`sample_world` is one such call.
+that deals one world per call; :func:`sample_world` is one such call. Where a game bot
+deals the playouts of a world without its match, :func:`rollouts_sampler` returns
+those, from the same draws.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..rules import HandResult, Match, Ruleset, Status, View
 from ..rules.building import build_match
 from ..rules.limits import MAX_HAND_POINTS
-from .dealing import GameBot
+from .dealing import GameBot, Rollouts
 
 __all__ = [
     "WORLD_TRIES",
@@ -38,6 +40,7 @@ __all__ = [
     "bot_for",
     "fabricated_history",
     "register_bot",
+    "rollouts_sampler",
     "sample_world",
     "world_sampler",
 ]
@@ -48,6 +51,8 @@ _BOTS: dict[str, GameBot] = {}
 
 
 _IN_PROGRESS = Status.IN_PROGRESS
+
+T = TypeVar("T")
 
 #: Times a world's deal is tried (with and without the inferences) before giving up.
 WORLD_TRIES = 5
@@ -130,20 +135,53 @@ def world_sampler(
     hand_number = view.hand_number
 
     def sample(rng: random.Random) -> Match[Any, Any]:
-        seed = f"bot-world-{rng.getrandbits(64):016x}"
-        try:
-            state = None
-            for _ in range(WORLD_TRIES):
-                state = deal(rng, True)
-                if state is None:
-                    state = deal(rng, False)
-                if state is not None:
-                    break
-        except ValueError as exc:
-            raise NoWorldError(f"the view does not fit the set: {exc}") from None
-        if state is None:
-            raise NoWorldError("no deal of the hidden tiles agrees with the view")
+        seed = _world_seed(rng)
+        state = _dealt(deal, rng)
         # Match(...), every field given, built without its __init__ (a world a playout)
         return build_match(players, options, seed, hand_number, state, history, _IN_PROGRESS, ())
 
     return sample
+
+
+def rollouts_sampler(
+    ruleset: Ruleset[Any, Any], options: Any, players: int, view: View
+) -> Callable[[random.Random], Rollouts] | None:
+    """The playouts of the worlds of ``view``, straight from each deal, where the game bot
+    deals them so (:meth:`~.dealing.GameBot.rollouts_dealer`); else ``None``. One call
+    makes the draws of one call of :func:`world_sampler`'s function and returns
+    ``bot.rollouts`` of the world that call returns; raises as it does. For a view
+    :func:`world_sampler` accepts."""
+    bot = bot_for(ruleset)
+    try:
+        deal = bot.rollouts_dealer(view, options, players) if bot is not None else None
+    except ValueError as exc:
+        raise NoWorldError(f"the view does not fit the set: {exc}") from None
+    if deal is None:
+        return None
+    dealer = deal
+
+    def sample(rng: random.Random) -> Rollouts:
+        seed = _world_seed(rng)
+        return _dealt(lambda rng, infer: dealer(rng, infer, seed), rng)
+
+    return sample
+
+
+def _world_seed(rng: random.Random) -> str:
+    """A world's seed (see the module docstring): its first draw from ``rng``."""
+    return f"bot-world-{rng.getrandbits(64):016x}"
+
+
+def _dealt(deal: Callable[[random.Random, bool], T | None], rng: random.Random) -> T:
+    """What ``deal`` deals with the inferences, or else without them, tried
+    :data:`WORLD_TRIES` times (see :func:`world_sampler`)."""
+    try:
+        for _ in range(WORLD_TRIES):
+            dealt = deal(rng, True)
+            if dealt is None:
+                dealt = deal(rng, False)
+            if dealt is not None:
+                return dealt
+    except ValueError as exc:
+        raise NoWorldError(f"the view does not fit the set: {exc}") from None
+    raise NoWorldError("no deal of the hidden tiles agrees with the view")

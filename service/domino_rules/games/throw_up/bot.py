@@ -49,26 +49,21 @@ import struct
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...bots.dealing import (
-    GameBot,
-    Rollouts,
-    Slot,
-    best,
-    deal_hidden,
-    hidden_pool,
-    seat_hands,
-)
+from ...bots.dealing import GameBot, Rollouts, Slot, best, hidden_dealer, hidden_pool
 from ...bots.playout import TILE_HALVES, TILE_HIGH, TILE_LOW, TILE_PIPS
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View, rng
 from ...rules.building import frozen_builder
+from ...rules.lines import LaidTile
 from ...rules.moves import End
-from ...rules.tiles import tile_code
+from ...rules.tiles import MAX_PIP, double_n, tile_code
 from .rules import MAX_THROWS, ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
 
 #: ``ThrowUpHandState(*fields)``, every field in order, built the rules' fast way.
 _hand_state = frozen_builder(ThrowUpHandState)
+#: Every tile, at its code.
+_TILE_OF = double_n(MAX_PIP)
 
 
 def layable(tile: Tile, totals: frozenset[int], left: int | None, right: int | None) -> bool:
@@ -173,33 +168,80 @@ class ThrowUpBot(GameBot):
     def dealer(
         self, view: View, options: ThrowUpOptions, players: int
     ) -> Callable[[random.Random, bool], ThrowUpHandState | None]:
-        """The deal of :func:`~.dealing.deal_hands`, with what the view fixes made once:
-        the slots (with and without the inferences), and the inferences as bit sets of
-        tile codes, read per tile without a call."""
+        """The deal of :func:`~.dealing.deal_hands` (:meth:`_deals`), as a hand state."""
+        deal, others, fixed = self._deals(view, options, players)
+        hand = view.hand
+
+        def dealt(rng: random.Random, infer: bool) -> ThrowUpHandState | None:
+            parts = deal(rng, infer)
+            if parts is None:
+                return None
+            hands = [hand] * players
+            for seat, part in zip(others, parts, strict=False):  # the stock is last
+                part.sort()  # ascending, as every hand is
+                hands[seat] = tuple([_TILE_OF[code] for code in part])
+            boneyard = tuple([_TILE_OF[code] for code in parts[-1]])
+            return _hand_state(tuple(hands), boneyard, *fixed)
+
+        return dealt
+
+    def rollouts_dealer(
+        self, view: View, options: ThrowUpOptions, players: int
+    ) -> Callable[[random.Random, bool, str], Rollouts | None]:
+        """The deal of :meth:`dealer`, as the playouts of its world: the hands' bit sets
+        and the stock's codes go to :class:`_Playouts` as they are dealt."""
+        deal, others, fixed = self._deals(view, options, players)
+        own = _bits(view.hand)
+        common = _common(players, view.hand_number, options.rethrow_repeats, *fixed)
+
+        def dealt(rng: random.Random, infer: bool, seed: str) -> Rollouts | None:
+            parts = deal(rng, infer)
+            if parts is None:
+                return None
+            hands = [own] * players
+            held = own
+            for seat, part in zip(others, parts, strict=False):  # the stock is last
+                bits = 0
+                for code in part:
+                    bits |= 1 << code
+                hands[seat] = bits
+                held |= bits
+            return _Playouts(common, seed, hands, held, parts[-1])
+
+        return dealt
+
+    def _deals(
+        self, view: View, options: ThrowUpOptions, players: int
+    ) -> tuple[Callable[[random.Random, bool], list[list[int]] | None], list[int], tuple[Any, ...]]:
+        """The deal of the hidden tiles' codes into the other hands and the stock, with
+        what the view fixes made once: the slots (with and without the inferences), and
+        the inferences as bit sets of tile codes. ``(deal, others, fixed)``: ``deal(rng,
+        infer)`` the parts as :func:`~.dealing.deal_hidden` cuts them (the other hands in
+        seat order, then the stock); ``others`` those seats; ``fixed`` the hand state's
+        fields after the hands and the stock, as the view gives them."""
         table: ThrowUpTable = view.table
         me = view.seat
         assert me is not None
         line = tuple(laid.tile for laid in table.line)
         full = self.ruleset.full_set(options)
-        pool = hidden_pool(full, view.hand, line)
+        pool = [tile.code for tile in hidden_pool(full, view.hand, line)]
         totals = frozenset(table.qualifying)
         left, right = table.left_end, table.right_end
         #: The tiles the seat to act could lay now, were they in its hand.
         lay_now = _bits(t for t in full if layable(t, totals, left, right))
 
-        def unlayable(t: Tile) -> bool:
-            return not lay_now >> t.code & 1
+        def unlayable(code: int) -> bool:
+            return not lay_now >> code & 1
 
         others = [s for s in range(players) if s != me]
         #: The open ends, as a bit set of pips (0: the line has not started).
         ends = 1 << left | 1 << right if left is not None and right is not None else 0
         # [THR-9] not blocked: some hand matches an open end (this one's, or another's)
         must_match = bool(ends) and not any(t.halves & ends for t in view.hand)
+        halves = TILE_HALVES
 
-        def constraints(
-            stuck: dict[int, int],
-        ) -> tuple[list[Slot], Callable[[list[list[Tile]]], bool] | None]:
-            """The slots of the deal (the other hands in seat order, then the stock: as
+        def constraints(stuck: dict[int, int]) -> Callable[[random.Random], list[list[int]] | None]:
+            """The deal into the slots (the other hands in seat order, then the stock: as
             ``deal_hands`` cuts it), each allowing what it may hold, and what the whole
             deal must pass, given the seats known to be stuck."""
             slots = [
@@ -210,22 +252,21 @@ class ThrowUpBot(GameBot):
             # indices of their hands among the other seats'
             at_most_one = [i for i, seat in enumerate(others) if stuck.get(seat) == 1]
 
-            def accept(parts: list[list[Tile]]) -> bool:
+            def accept(parts: list[list[int]]) -> bool:
                 for i in at_most_one:
-                    if sum([lay_now >> t.code & 1 for t in parts[i]]) > 1:
+                    if sum([lay_now >> code & 1 for code in parts[i]]) > 1:
                         return False
                 if must_match:
                     for part in parts[:-1]:
-                        for t in part:
-                            if t.halves & ends:
+                        for code in part:
+                            if halves[code] & ends:
                                 return True
                     return False
                 return True
 
-            return slots, (accept if at_most_one or must_match else None)
+            return hidden_dealer(pool, slots, accept if at_most_one or must_match else None)
 
         inferred, plain = constraints(stuck_seats(view)), constraints({})
-        hand = view.hand
         fixed = (
             table.line,
             table.dice,
@@ -237,14 +278,10 @@ class ThrowUpBot(GameBot):
             laid_this_round(view, players),
         )
 
-        def deal(rng: random.Random, infer: bool) -> ThrowUpHandState | None:
-            slots, accept = inferred if infer else plain
-            parts = deal_hidden(pool, slots, rng, accept)
-            if parts is None:
-                return None
-            return _hand_state(seat_hands(hand, players, others, parts), tuple(parts[-1]), *fixed)
+        def deal(rng: random.Random, infer: bool) -> list[list[int]] | None:
+            return inferred(rng) if infer else plain(rng)
 
-        return deal
+        return deal, others, fixed
 
     def running_points(self, view: View, players: int) -> tuple[int, ...]:
         table: ThrowUpTable = view.table
@@ -262,7 +299,29 @@ class ThrowUpBot(GameBot):
         return _choose(legal, state.hands[state.to_act], state.dice, left, right)
 
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
-        return _Playouts(match)
+        state: ThrowUpHandState = match.hand_state
+        hands = []
+        held = 0  # every tile in a hand
+        for tiles in state.hands:
+            hand = 0
+            for tile in tiles:
+                hand |= 1 << tile.code
+            hands.append(hand)
+            held |= hand
+        common = _common(
+            match.players,
+            match.hand_number,
+            match.options.rethrow_repeats,
+            state.line,
+            state.dice,
+            state.round,
+            state.leader,
+            state.to_act,
+            state.pegs,
+            state.idle_rounds,
+            state.laid_this_round,
+        )
+        return _Playouts(common, match.seed, hands, held, list(map(tile_code, state.boneyard)))
 
 
 def _scorer(
@@ -431,32 +490,73 @@ _THROWS: tuple[tuple[int, ...], ...] = tuple(
 _LAYABLE_BY_THROW = tuple(_layable(dice) for dice in _THROWS)
 
 
-def _throw_index(start: hashlib._Hash, label_end: bytes) -> int | None:
+def _throw_index(start: bytes, label_end: bytes) -> int | None:
     """The index in :data:`_THROWS` of ``rng.throw(seed, label, 3)``: three dice from the
     first 12 bytes of the label's stream, ``SHA-256(seed 0x00 label 0x00 counter)``
-    (:mod:`~domino_rules.rules.rng`), read here without a stream object. ``start`` has
-    hashed the stream's start, ``seed 0x00`` and the label's first part (what the labels
-    of a hand's throws share: a copy of it is cheaper than hashing all again);
-    ``label_end`` is the rest of the label, in UTF-8. ``None`` when a draw is rejected
-    (about one in 700 million: the stream's own way reads on)."""
-    stream = start.copy()
-    stream.update(label_end + _FIRST_BLOCK)
-    a, b, c = _three_words(stream.digest())
+    (:mod:`~domino_rules.rules.rng`), read here without a stream object. ``start`` is
+    ``seed 0x00`` and the label's first part, ``label_end`` the rest of the label and the
+    first block's ``0x00 counter`` (:func:`_first_block`), in UTF-8. ``None`` when a draw
+    is rejected (about one in 700 million: the stream's own way reads on)."""
+    a, b, c = _three_words(_sha256(start + label_end).digest())
     if a < _DIE_LIMIT and b < _DIE_LIMIT and c < _DIE_LIMIT:
         return a % 6 * 36 + b % 6 * 6 + c % 6
     return None
 
 
+def _first_block(number: int, throw: int) -> bytes:
+    """The end of the label of throw ``throw`` of round ``number`` (the part after
+    ``dice/<hand>/``), then the first block's ``0x00 counter``."""
+    return b"%d/%d" % (number, throw) + _FIRST_BLOCK
+
+
+#: :func:`_first_block` of each round's first throw, up to more rounds than a hand has
+#: (the rounds after are made as they come).
+_FIRST_THROW = tuple(_first_block(number, 0) for number in range(64))
+
+
 def _throw(stream: bytes) -> tuple[int, ...] | None:
     """``rng.throw(seed, label, 3)`` for ``stream``, ``seed 0x00 label`` in UTF-8, as
     :func:`_throw_index` reads it; ``None`` when a draw is rejected."""
-    index = _throw_index(_sha256(), stream)
+    index = _throw_index(stream, _FIRST_BLOCK)
     return None if index is None else _THROWS[index]
 
 
 _sha256 = hashlib.sha256
 #: The first three 4-byte big-endian draws of a block.
 _three_words: Callable[[bytes], tuple[int, int, int]] = struct.Struct(">3I").unpack_from
+
+
+def _common(
+    players: int,
+    hand_number: int,
+    rethrow: bool,
+    line: tuple[LaidTile, ...],
+    dice: tuple[int, ...],
+    round_number: int,
+    leader: int,
+    to_act: int,
+    pegs: tuple[int, ...],
+    idle: int,
+    laid: bool,
+) -> dict[str, Any]:
+    """What :class:`_Playouts` takes from a world's match and its hand state but its
+    seed, hands and stock, by attribute: what every world of one view shares."""
+    return {
+        "players": players,
+        "hand_number": hand_number,
+        "rethrow": rethrow,
+        "left": line[0].left if line else -1,
+        "right": line[-1].right if line else -1,
+        "round": round_number,
+        "leader": leader,
+        "to_act": to_act,
+        "following": (*range(1, players), 0),  # per seat, the seat after it
+        "pegs": list(pegs),  # copied by each playout
+        "idle": idle,
+        "laid": laid,
+        "start_dice": dice,
+        "start_layable": _layable(dice),
+    }
 
 
 class _Playouts(Rollouts):
@@ -470,40 +570,40 @@ class _Playouts(Rollouts):
     round's throw (with its rethrows) depends only on the seed and the throw before it, so
     each is made once per world (:meth:`layable`)."""
 
-    def __init__(self, match: Match[ThrowUpOptions, ThrowUpHandState]) -> None:
-        state = match.hand_state
-        self.players = match.players
-        self.seed, self.hand_number = match.seed, match.hand_number
-        self.rethrow = match.options.rethrow_repeats
-        self.hands: list[int] = []
-        hands = self.hands
-        held = 0  # every tile in a hand
-        for tiles in state.hands:
-            hand = 0
-            for tile in tiles:
-                hand |= 1 << tile.code
-            hands.append(hand)
-            held |= hand
-        self.held = held
-        self.boneyard = list(map(tile_code, state.boneyard))  # drawn from the front
-        line = state.line
-        self.left = line[0].left if line else -1
-        self.right = line[-1].right if line else -1
-        self.round, self.leader, self.to_act = state.round, state.leader, state.to_act
-        #: Per seat, the seat after it.
-        self.following = (*range(1, self.players), 0)
-        self.pegs = list(state.pegs)
-        self.idle, self.laid = state.idle_rounds, state.laid_this_round
+    # what a world's view fixes (:func:`_common`), the same in all the worlds of a view
+    players: int
+    hand_number: int
+    rethrow: bool
+    left: int
+    right: int
+    round: int
+    leader: int
+    to_act: int
+    following: tuple[int, ...]
+    pegs: list[int]
+    idle: int
+    laid: bool
+    start_dice: tuple[int, ...]
+    start_layable: int
+
+    def __init__(
+        self, common: dict[str, Any], seed: str, hands: list[int], held: int, boneyard: list[int]
+    ) -> None:
+        """The playouts of the world of ``common`` (:func:`_common`) and ``seed``, its hands
+        as bit sets of tile codes (``held`` all of them together), its stock's codes
+        (drawn from the front)."""
+        self.__dict__.update(common)
+        self.seed = seed
+        self.hands, self.held, self.boneyard = hands, held, boneyard
         #: Per round from this one on, the tiles its dice let be laid (never none: each
         #: die's own number is a total, and a tile has it [THR-1]) ...
-        self.rounds = {state.round: _layable(state.dice)}
+        self.rounds = {self.round: self.start_layable}
         #: ... and its dice, which the next round's throw must not repeat under
         #: ``rethrow_repeats`` (kept where :meth:`thrown` throws: every round under
         #: ``rethrow_repeats``).
-        self.dice = {state.round: state.dice}
-        #: The hash of where the labels of this hand's throws start, ``seed 0x00
-        #: dice/<hand>/``: each throw hashes the rest of its label on a copy.
-        self.throws = _sha256(f"{match.seed}\x00dice/{match.hand_number}/".encode())
+        self.dice = {self.round: self.start_dice}
+        #: Where the labels of this hand's throws start, ``seed 0x00 dice/<hand>/``.
+        self.throws = f"{seed}\x00dice/{self.hand_number}/".encode()
         #: The points still to come (per seat) from each state a playout's first turn
         #: left, by that state (see :meth:`play`).
         self.to_come: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -513,7 +613,10 @@ class _Playouts(Rollouts):
         laid, as the rules core throws it [THR-4] [THR-8]: again while it repeats the
         round before, under ``rethrow_repeats``."""
         if not self.rethrow:
-            index = _throw_index(self.throws, b"%d/0" % number)
+            ends = _FIRST_THROW
+            index = _throw_index(
+                self.throws, ends[number] if number < len(ends) else _first_block(number, 0)
+            )
             if index is not None:
                 self.rounds[number] = tiles = _LAYABLE_BY_THROW[index]
                 return tiles
@@ -528,7 +631,7 @@ class _Playouts(Rollouts):
         ``rethrow_repeats`` (which keeps every round's dice)."""
         previous = sorted(self.dice[number - 1]) if self.rethrow else None
         for t in range(MAX_THROWS):
-            index = _throw_index(self.throws, b"%d/%d" % (number, t))
+            index = _throw_index(self.throws, _first_block(number, t))
             if index is not None:
                 dice = _THROWS[index]
             else:
