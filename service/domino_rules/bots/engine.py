@@ -85,6 +85,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import math
+import operator
 import random
 import statistics
 from collections.abc import Callable
@@ -365,21 +366,23 @@ def _search(
     tallies = [_Tally() for _ in legal]
     alive = sorted(ranking[: bot.candidates])
     rounds = max(1, (len(alive) - 1).bit_length())
+    value = _valuer(bot, ruleset, options, players, view.hand_number, seat)
+    add = operator.add
     spent = 0
     for round_number in range(rounds):
         each = max(1, (budget - spent) // (len(alive) * (rounds - round_number)))
         for c in alive:
             tally = tallies[c]
-            done = len(tally.utilities)
+            utilities = tally.utilities
+            done = len(utilities)
             for j in range(done, done + each):
                 if stop is not None and stop():
                     raise SearchStopped("the search was stopped before its budget was spent")
-                rollouts, moves, before = world(j)
-                points = rollouts.play(moves[c])
-                totals = [b + p for b, p in zip(before, points, strict=True)]
-                share, margin = _outcome(ruleset, totals, seat)
+                rollouts, moves, before = worlds[j] if j < len(worlds) else world(j)
+                # the match totals the playout leaves, and what they are worth
+                share, utility = value(list(map(add, before, rollouts.play(moves[c]))))
                 tally.shares += share
-                tally.utilities.append(_utility(bot, options, players, view, totals, share, margin))
+                utilities.append(utility)
             spent += each
         if round_number < rounds - 1:
             # the better half goes on, and the GREEDY move always does
@@ -417,34 +420,36 @@ def _better(tally: _Tally, greedy: _Tally) -> bool:
     return mean * math.sqrt(n) > SWITCH_Z * statistics.stdev(diffs)
 
 
-def _utility(
+def _valuer(
     bot: GameBot,
+    ruleset: Ruleset[Any, Any],
     options: Any,
     players: int,
-    view: View,
-    totals: list[int],
-    share: float,
-    margin: float,
-) -> float:
-    """What a playout is worth to the search (see the module docstring): the share of the
-    win and a soft sign of the margin when the hand ends the match, the chance that the
-    margin holds over the hands to come otherwise."""
-    after = bot.hands_after(options, players, view.hand_number, totals)
-    if after <= 0:
-        return share + bot.margin_weight * margin / (abs(margin) + bot.margin_scale)
-    # the margins of the hands to come as independent normal draws
-    return 0.5 * (1.0 + math.erf(margin / (bot.hand_spread * math.sqrt(2.0 * after))))
+    hand_number: int,
+    seat: int,
+) -> Callable[[list[int]], tuple[float, float]]:
+    """What a playout is worth to the search (see the module docstring), as a function
+    of the match totals it leaves: ``(share, utility)``, the seat's share of the win and
+    the utility. The utility is the share and a soft sign of the margin over the best
+    other total when the hand ends the match, the chance that the margin holds over the
+    hands to come otherwise. What depends on the search only is read once."""
+    low_wins = ruleset.low_wins
+    hands_after = bot.hands_after
+    weight, scale = bot.margin_weight, bot.margin_scale
+    erf, sqrt = math.erf, math.sqrt
 
+    def value(totals: list[int]) -> tuple[float, float]:
+        own = totals[seat]
+        others = totals[:seat] + totals[seat + 1 :]
+        if low_wins:
+            best_total, margin = min(totals), min(others) - own
+        else:
+            best_total, margin = max(totals), own - max(others)
+        share = 1.0 / totals.count(best_total) if own == best_total else 0.0
+        after = hands_after(options, players, hand_number, totals)
+        if after <= 0:
+            return share, share + weight * margin / (abs(margin) + scale)
+        # the margins of the hands to come as independent normal draws
+        return share, 0.5 * (1.0 + erf(margin / (bot.hand_spread * sqrt(2.0 * after))))
 
-def _outcome(ruleset: Ruleset[Any, Any], totals: list[int], seat: int) -> tuple[float, float]:
-    """The seat's share of the win and its margin over the best other total, given the
-    match ``totals``."""
-    own = totals[seat]
-    others = totals[:seat] + totals[seat + 1 :]
-    if ruleset.low_wins:
-        best_total, margin = min(totals), min(others) - own
-    else:
-        best_total, margin = max(totals), own - max(others)
-    if own != best_total:
-        return 0.0, margin
-    return 1.0 / totals.count(best_total), margin
+    return value
