@@ -10,12 +10,16 @@ so three paths avoid per-hand work there; each must be exact:
   unpacker builds every value of its declared type, whatever the bytes;
 * ``check_match`` checks the history by columns (``Ruleset._history_ok``) and only
   walks it hand by hand (``_explain_history``) for the message of a failure: the two
-  agree on every history.
+  agree on every history;
+* the calls that do not use the last move's events (ApplyMove, GetLegalMoves, GetScore)
+  leave them unread (``packing.unpack(payload, events=False)``): the match read is the
+  whole one without them, and what those calls answer is the same whatever they were.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
 from typing import Any
 
@@ -24,11 +28,12 @@ import pytest
 from domino_rules import rules
 from domino_rules.api import ApiError, RulesService
 from domino_rules.bots.playout import play_out
-from domino_rules.rules import HandEnd, HandResult, Status, consistency
+from domino_rules.rules import Event, EventKind, HandEnd, HandResult, Status, consistency
 from domino_rules.rules.errors import InvalidStateError
-from domino_rules.rules.limits import MAX_HAND_POINTS, MAX_TOTAL
+from domino_rules.rules.limits import MAX_EVENTS, MAX_HAND_POINTS, MAX_TOTAL
 from domino_rules.state import codec, packing
 from domino_rules.state.tokens import TokenCodec
+from domino_rules.v1 import domino_rules_pb2 as pb
 
 from .support.forgery import set_field
 
@@ -217,3 +222,78 @@ def test_totals_by_columns_are_the_sums_of_the_points(ruleset: rules.Ruleset[Any
             for seat in range(match.players)
         ]
         assert ruleset.totals(match) == tuple(expected)
+
+
+# --------------------------------------------------------------------------- events unread
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.id)
+def test_a_match_read_without_its_events_is_the_match_less_them(
+    ruleset: rules.Ruleset[Any, Any],
+) -> None:
+    with_events = 0
+    found = [m for k in range(3) for m in states(ruleset, f"unread/{k}")]
+    for n, match in enumerate(found):
+        payload = packing.pack(ruleset, match, GAME_ID, n)
+        whole, part = packing.unpack(payload), packing.unpack(payload, events=False)
+        assert whole.match == match
+        assert part.match == dataclasses.replace(match, last_events=())
+        assert (part.ruleset, part.game_id, part.version) == (ruleset, GAME_ID, n)
+        with_events += bool(match.last_events)
+    assert with_events > 3
+
+
+def _answers(service: RulesService, token: bytes, move: pb.Move) -> list[bytes]:
+    """What ApplyMove, GetLegalMoves and GetScore answer for ``token``."""
+    return [
+        service.ApplyMove(pb.ApplyMoveRequest(state=token, move=move)).SerializeToString(),
+        service.GetLegalMoves(pb.GetLegalMovesRequest(state=token)).SerializeToString(),
+        service.GetScore(pb.GetScoreRequest(state=token)).SerializeToString(),
+    ]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.id)
+def test_the_calls_that_do_not_use_the_last_events_answer_the_same_whatever_they_were(
+    ruleset: rules.Ruleset[Any, Any],
+) -> None:
+    """A move makes its own events, and the legal moves and the score do not read them:
+    a forged token whose last events no game could have (more than a move makes, or
+    bytes that are no events at all) gets the same answers from those calls as the true
+    token; GetView, which shows them, refuses it."""
+    match = ruleset.new_match(ruleset.make_options({}), 3, "unread-calls")
+    chooser = random.Random(ruleset.id)
+    for _ in range(4):
+        match, _events = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
+    assert match.status is Status.IN_PROGRESS and match.last_events
+    move = codec.move_to_pb(ruleset.legal_moves(match)[0])
+    too_many = (Event(EventKind.PASS, seat=0),) * (MAX_EVENTS + 1)
+    forgeries = [
+        SERVICE.encode(codec.Game(ruleset, set_field(match, "last_events", too_many), GAME_ID, 5)),
+        _unsealed(_with_garbage_for_events(ruleset, match)),
+    ]
+    expected = _answers(SERVICE, SERVICE.encode(codec.Game(ruleset, match, GAME_ID, 5)), move)
+    for token in forgeries:
+        assert _answers(SERVICE, token, move) == expected
+        with pytest.raises(ApiError) as refused:
+            SERVICE.GetView(pb.GetViewRequest(state=token))
+        assert refused.value.reason == "BAD_STATE_TOKEN"
+
+
+def _with_garbage_for_events(ruleset: rules.Ruleset[Any, Any], match: Any) -> bytes:
+    """The payload of ``match`` with its events' bytes (the last ones) replaced by bytes
+    that are no events: a count of 2,000 (more than a move makes), then two bytes."""
+    whole = packing.pack(ruleset, match, GAME_ID, 5)
+    bare = packing.pack(ruleset, dataclasses.replace(match, last_events=()), GAME_ID, 5)
+    assert whole[4] == bare[4] == 0, "a short state is not deflated"
+    # the presence mask takes a byte more for the events' bit (128)
+    events = len(whole) - len(bare) - 1
+    forged = whole[:-events] + bytes([0xD0, 0x0F, 7, 7])
+    with pytest.raises(packing.PackError, match="holds 2000 items"):
+        packing.unpack(forged)
+    return forged
+
+
+def _unsealed(payload: bytes) -> bytes:
+    """An unsealed token of ``payload`` (see ``state.tokens``)."""
+    header = bytes((2, 0))
+    return header + payload + hashlib.sha256(header + payload).digest()[:8]

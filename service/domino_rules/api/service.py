@@ -146,7 +146,7 @@ class RulesService:
         return answer
 
     def GetLegalMoves(self, request: pb.GetLegalMovesRequest) -> pb.GetLegalMovesResponse:
-        game = self.decode(request.state)
+        game = self.decode(request.state, events=False)
         seat = self._seat(game, request.seat) if request.HasField("seat") else None
         to_act = game.ruleset.to_act(game.match)
         moves = game.ruleset.legal_moves(game.match) if seat is None or seat == to_act else ()
@@ -159,7 +159,7 @@ class RulesService:
         )
 
     def ApplyMove(self, request: pb.ApplyMoveRequest) -> pb.ApplyMoveResponse:
-        game = self.decode(request.state)
+        game = self.decode(request.state, events=False)  # the move makes its own
         if request.HasField("expected_version") and request.expected_version != game.version:
             raise ApiError(
                 code_pb2.ABORTED,
@@ -188,7 +188,7 @@ class RulesService:
         return answer
 
     def GetScore(self, request: pb.GetScoreRequest) -> pb.GetScoreResponse:
-        game = self.decode(request.state)
+        game = self.decode(request.state, events=False)
         message = codec.score_to_pb(game.ruleset.score(game.match))
         message.version = game.version
         message.game_id = game.game_id
@@ -292,9 +292,15 @@ class RulesService:
         self.minted.add(token, game)
         return token
 
-    def decode(self, token: bytes) -> Game:
+    def decode(self, token: bytes, *, events: bool = True) -> Game:
         """Open and check a token (unless this process sealed it lately); every failure
         is ``BAD_STATE_TOKEN``. The observer is told of it, opened or not.
+
+        Without ``events``, the last move's events are not read from a token opened here
+        (a game from the cache of minted games keeps its own): for the calls that do not
+        use them. ApplyMove answers with the events of its own move, and GetLegalMoves
+        and GetScore with none; what they answer does not depend on the last move's
+        events, so those are neither read nor checked.
 
         With ``trust_sealed`` (``--trust-sealed``), a token sealed with one of the
         service's keys is unpacked but not checked again: only a holder of the key can
@@ -314,7 +320,9 @@ class RulesService:
                 return game
             try:
                 payload, sealed = self.tokens.open_sealed(token)
-                game = codec.decode_game(payload, trusted=sealed and self.trust_sealed)
+                game = codec.decode_game(
+                    payload, trusted=sealed and self.trust_sealed, events=events
+                )
                 return game
             except (TokenError, codec.StateDecodeError) as exc:
                 raise ApiError.invalid("BAD_STATE_TOKEN", str(exc)) from None

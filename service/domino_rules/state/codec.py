@@ -510,17 +510,18 @@ def encode_game(game: Game) -> bytes:
         raise StateDecodeError(str(exc)) from None
 
 
-def decode_game(payload: bytes, *, trusted: bool = False) -> Game:
+def decode_game(payload: bytes, *, trusted: bool = False, events: bool = True) -> Game:
     """A game from a token's payload, checked completely before any rule may run, unless
     ``trusted``: the payload came sealed with this service's key, so this service's rules
-    made it (see ``RulesService.decode``).
+    made it (see ``RulesService.decode``). Without ``events``, the last move's events are
+    left unread (:func:`~domino_rules.state.packing.unpack`): the game has none.
 
     Raises :class:`StateDecodeError` for bytes that are not a state of this service's
     layout, and the rules' :class:`~domino_rules.rules.errors.RulesError` for a state no
     game could reach.
     """
     try:
-        packed = packing.unpack(payload)
+        packed = packing.unpack(payload, events=events)
     except packing.PackError as exc:
         raise StateDecodeError(str(exc)) from None
     if packed.version > MAX_VERSION:

@@ -43,7 +43,9 @@ schema instead of being read as a different game.
 Unpacking trusts nothing: every length is checked against the bytes left (so the work
 is bounded by the token's size), every tile code, enum position and UTF-8 string is
 checked, and trailing bytes are refused. It then returns a match whose *values* still
-have to be checked against the rules (``Ruleset.check_match``).
+have to be checked against the rules (``Ruleset.check_match``). A caller that does not
+use the last move's events (the match's last field) can leave them unread
+(``unpack(payload, events=False)``): ApplyMove makes its own.
 """
 
 from __future__ import annotations
@@ -429,7 +431,7 @@ def _read_tile(data: bytes, pos: int) -> tuple[Tile, int]:
 # =========================================================================== compiled layouts
 
 _Packer = Callable[[bytearray, Any], None]
-_Unpacker = Callable[[bytes, int], tuple[Any, int]]
+_Unpacker = Callable[..., tuple[Any, int]]
 
 
 class _Compiler:
@@ -597,10 +599,14 @@ class _Compiler:
         cls: Any,
         bound: dict[str, Any] | None = None,
         limits: dict[str, str] | None = None,
+        unread: str | None = None,
     ) -> tuple[str, str]:
         """The packer and unpacker of ``cls`` (``bound``: the types of its generic fields;
         ``limits``: for a tuple field, an expression of the fields before it that bounds
-        its count, instead of ``MAX_ITEMS``)."""
+        its count, instead of ``MAX_ITEMS``; ``unread``: the last field, a tuple, which
+        the unpacker reads only when its third argument, ``whole``, is true: otherwise it
+        is left empty and the bytes after the fields before it are taken to be its own,
+        unread. For the outermost class only: nothing may follow it)."""
         key = (cls, tuple(sorted((bound or {}).items(), key=lambda kv: kv[0])))
         if key in self.done:
             return self.done[key], "un" + self.done[key]
@@ -642,8 +648,15 @@ class _Compiler:
         # frozen dataclasses without slots are built by setting their dict at once
         plain = "__slots__" not in cls.__dict__ and not hasattr(cls, "__post_init__")
         cls_name = self.const(frozen_builder(cls) if plain else cls, "CLS")
+        last, last_hint = fields[-1]
+        if unread is not None and (
+            last != unread
+            or typing.get_origin(last_hint) is not tuple
+            or last_hint == tuple[int, ...]
+        ):
+            raise TypeError(f"only the last field, a tuple, can be left unread, not {unread}")
         unpack = [
-            f"def un{fn}(data, pos):",
+            f"def un{fn}(data, pos{', whole=True' if unread is not None else ''}):",
             "    mask = data[pos]",
             "    if mask < 128: pos += 1",
             "    else: mask, pos = _ru(data, pos)",
@@ -700,9 +713,16 @@ class _Compiler:
                 empty = "None"  # a nested dataclass is always present
             limit = (limits or {}).get(name, "MAX_ITEMS")
             what = f"({name}) " if limits and name in limits else ""
+            read = self.unpack_value(hint, x, limit, what)
+            if name == unread:
+                read = [
+                    "if whole:",
+                    *("    " + line for line in read),
+                    f"else: {x} = (); pos = len(data)  # the rest is this field's, unread",
+                ]
             unpack += [
                 f"    if mask & {1 << i}:",
-                *("        " + s for s in self.unpack_value(hint, x, limit, what)),
+                *("        " + s for s in read),
                 "    else:",
                 f"        {x} = {empty}",
             ]
@@ -715,9 +735,13 @@ class _Compiler:
         return fn, "un" + fn
 
     def build(
-        self, cls: type, bound: dict[str, Any], limits: dict[str, str] | None = None
+        self,
+        cls: type,
+        bound: dict[str, Any],
+        limits: dict[str, str] | None = None,
+        unread: str | None = None,
     ) -> tuple[_Packer, _Unpacker]:
-        pack, unpack = self.dataclass(cls, bound, limits)
+        pack, unpack = self.dataclass(cls, bound, limits, unread)
         code = "\n\n".join(self.sources)
         exec(compile(code, f"<packing of {cls.__name__}>", "exec"), self.env)
         return self.env[pack], self.env[unpack]
@@ -728,7 +752,8 @@ def _layout_of(ruleset: Ruleset[Any, Any]) -> tuple[_Packer, _Unpacker]:
     """The packer and unpacker of a ruleset's match. The unpacker bounds the history by
     the hands a match of its options can have, no more than its hand number
     (:meth:`~domino_rules.rules.Ruleset.max_hands`), and the events by ``MAX_EVENTS``:
-    both counts are checked before an item is read."""
+    both counts are checked before an item is read. ``unpacker(data, pos, False)``
+    leaves the last move's events unread (see :func:`unpack`)."""
     compiler = _Compiler()
 
     def hands(players: int, options: Any, hand_number: int) -> int:
@@ -742,7 +767,7 @@ def _layout_of(ruleset: Ruleset[Any, Any]) -> tuple[_Packer, _Unpacker]:
         "history": "HANDS(f_players, f_options, f_hand_number)",
         "last_events": "MAX_EVENTS",
     }
-    return compiler.build(Match, bound, limits)
+    return compiler.build(Match, bound, limits, unread="last_events")
 
 
 @functools.cache
@@ -774,8 +799,14 @@ def pack(ruleset: Ruleset[Any, Any], match: Match[Any, Any], game_id: str, versi
     return fingerprint(ruleset) + bytes((flags,)) + body
 
 
-def unpack(payload: bytes) -> Packed:
-    """The envelope and match of a payload; :class:`PackError` if it is not one."""
+def unpack(payload: bytes, *, events: bool = True) -> Packed:
+    """The envelope and match of a payload; :class:`PackError` if it is not one.
+
+    Without ``events``, the match's last field, the last move's events, is not read:
+    the match comes without them, and whatever bytes follow the fields before them are
+    not looked at. For a caller that does not use them (a move makes its own): no work
+    is done for them, so none is bounded or refused there either.
+    """
     if len(payload) < _FINGERPRINT + 1 + _GAME_ID + 1:
         raise PackError("the state is truncated")
     ruleset = _by_fingerprint().get(payload[:_FINGERPRINT])
@@ -801,7 +832,7 @@ def unpack(payload: bytes) -> Packed:
     game_id = data[:_GAME_ID].hex()
     version, pos = _read_uvarint(data, _GAME_ID)
     try:
-        match, pos = _layout_of(ruleset)[1](data, pos)
+        match, pos = _layout_of(ruleset)[1](data, pos, events)
     except (ValueError, TypeError, IndexError, RecursionError) as exc:
         if isinstance(exc, PackError):
             raise
