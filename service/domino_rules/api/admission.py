@@ -1,6 +1,6 @@
 """Admission control: the bots' searches run apart from the cheap calls, in bounded room.
 
-A ``SuggestMove`` at ``STRONG`` costs some 4 to 14 ms of CPU at the median, up to some
+A ``SuggestMove`` at ``STRONG`` costs some 4 to 10 ms of CPU at the median, up to some
 50 ms (``bench/bots.py``); every other call about a millisecond. Run in the threads that
 answer players, a flood of bots takes the CPU and the interpreter's lock from them: 16
 clients looping ``STRONG`` once took ApplyMove's p99 from 19 ms to over a second. So each
