@@ -648,11 +648,11 @@ class _Compiler:
         # frozen dataclasses without slots are built by setting their dict at once
         plain = "__slots__" not in cls.__dict__ and not hasattr(cls, "__post_init__")
         cls_name = self.const(frozen_builder(cls) if plain else cls, "CLS")
-        last, last_hint = fields[-1]
         if unread is not None and (
-            last != unread
-            or typing.get_origin(last_hint) is not tuple
-            or last_hint == tuple[int, ...]
+            not fields
+            or fields[-1][0] != unread
+            or typing.get_origin(fields[-1][1]) is not tuple
+            or fields[-1][1] == tuple[int, ...]
         ):
             raise TypeError(f"only the last field, a tuple, can be left unread, not {unread}")
         unpack = [
