@@ -1,29 +1,24 @@
-"""Each game's fast playouts make the moves of the rules, step by step, to the hand's end.
+"""The fast playouts Tiu U and Throw-up still keep make the moves of the rules, step by step.
 
-STRONG plays its playouts on a compact copy of each world (``GameBot.rollouts``: lists of
-tile codes, no ``Match``, no events), a second writing of each game's transitions kept
-for speed. Here that copy and the rules core (``Ruleset.legal_moves`` /
-``Ruleset.apply``, the source of truth) play side by side from random positions: states
-of seeded random matches of every ruleset (varied options and player counts, see
-:data:`SETUPS`), taken at random points, half of them as they are and half as a world
-the bot deals from the view of the seat to act. From each position both play the same
-random legal move, then every seat plays the GREEDY heuristic (``GameBot.heuristic`` on
-the rules' side, the playout's own inlined scoring on the other) to the end of the hand.
+The other games' bots play their playouts through the rules' own hooks
+(:meth:`Ruleset.play_hand`), which ``test_rollouts`` compares with the service's path.
+Tiu U and Throw-up still play theirs on a compact copy of each world (``GameBot.rollouts``:
+lists of tile codes, no ``Match``, no events), a second writing of each game's
+transitions kept for speed until their rules are fast enough to be played out directly.
+Here that copy and the rules core (``Ruleset.legal_moves`` / ``Ruleset.apply``, the
+source of truth) play side by side from random positions: states of seeded random matches
+(varied options and player counts, see :data:`SETUPS`), taken at random points, half of
+them as they are and half as a world the bot deals from the view of the seat to act. From
+each position both play the same random legal move, then every seat plays the GREEDY
+heuristic (``GameBot.heuristic`` on the rules' side, the playout's own inlined scoring on
+the other) to the end of the hand.
 
 The fast playout returns only the hand's points, so what it decides along the way is
 read while it runs (:class:`_Probe`: a trace on its ``play`` function that reads its
-locals at a few lines, found by their text, at the calls of its inner functions, and at
-lines of the kernel functions it calls, such as ``line_play``).
-At every step both must agree on:
-
-* the seat to act;
-* the legal moves, as far as the playout lists them: all of them in One Arm Joe,
-  Throw-up, Tiu U and Block (in the order of ``legal_moves``, which breaks the
-  heuristic's ties); in Tsair Deng and Dancing Dragons the plays, and the discards when
-  it had no play (a play always scores above a discard, so it never lists them then);
-* the move chosen;
-
-and at the end the hand must end at the same step, with the same points as
+locals at a few lines, found by their text, and at the calls of its inner functions).
+At every step both must agree on the seat to act, the legal moves (all of them, in the
+order of ``legal_moves``, which breaks the heuristic's ties) and the move chosen; and at
+the end the hand must end at the same step, with the same points as
 ``Ruleset.score(...).hand_points``.
 """
 
@@ -44,62 +39,16 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.bots.dealing import GameBot, Rollouts
-from domino_rules.bots.playout import Step, line_play, random_match
+from domino_rules.bots.playout import Step, random_match
 from domino_rules.bots.worlds import bot_for, sample_world
-from domino_rules.games.block import bot as block
-from domino_rules.games.dancing_dragons import bot as dancing_dragons
-from domino_rules.games.one_arm_joe import bot as one_arm_joe
 from domino_rules.games.throw_up import bot as throw_up
 from domino_rules.games.tiu_u import bot as tiu_u
-from domino_rules.games.tsair_deng import bot as tsair_deng
 from domino_rules.rules import End, Match, Move, MoveKind, Ruleset, Status, Tile
 
 AnyMatch = Match[Any, Any]
 
 #: Per ruleset: (players, options) of the random matches the positions come from.
 SETUPS: dict[str, tuple[tuple[int, dict[str, Any]], ...]] = {
-    "block": (
-        (2, {"target_score": 0}),
-        (3, {"target_score": 0, "draw": True}),
-        (4, {"partnership": True, "scoring": "OTHERS_MINUS_OWN"}),
-        (4, {"partnership": True, "draw": True, "target_score": 0, "domino_wins": False}),
-        (
-            4,
-            {
-                "target_score": 60,
-                "draw": True,
-                "boneyard_keep": 2,
-                "first_lead": "ANY_TILE",
-                "next_lead": "WINNER",
-                "domino_wins": False,
-                "scoring": "ALL_PIPS",
-            },
-        ),
-        (5, {"target_score": 0, "set_max_pip": 9, "draw": True, "next_lead": "NEXT_SEAT"}),
-        (7, {"target_score": 0, "set_max_pip": 12, "hand_size": 8, "draw": True}),
-    ),
-    "dancing_dragons": (
-        (2, {"hands": 1}),
-        (3, {"hands": 2, "must_play_if_able": False}),
-        (4, {"hands": 1}),
-        (2, {"target_score": 60, "must_play_if_able": False}),
-        (3, {"hands": 1}),
-    ),
-    "one_arm_joe": (
-        (2, {"target_score": 0}),
-        (3, {"target_score": 40, "lead_double_bonus": True, "scoring": "OTHERS_MINUS_OWN"}),
-        (4, {"target_score": 0, "tie": "SHARED"}),
-        (5, {"target_score": 0, "set_max_pip": 9, "lead_double_bonus": True}),
-        (7, {"target_score": 0, "set_max_pip": 12, "tie": "SHARED"}),
-        (9, {"target_score": 0, "scoring": "OTHERS_MINUS_OWN", "tie": "SHARED"}),
-    ),
-    "tsair_deng": (
-        (2, {"hands": 1}),
-        (3, {"hands": 2, "tile_set": "DOUBLE_SIX"}),
-        (4, {"hands": 1, "must_play_if_able": True}),
-        (2, {"target_score": 60, "must_play_if_able": True, "tile_set": "DOUBLE_SIX"}),
-        (3, {"hands": 1}),
-    ),
     "tiu_u": (
         (2, {"hands": 1}),
         (3, {"hands": 2, "may_decline": True}),
@@ -291,31 +240,6 @@ def _tile(code: int) -> Tile:
     return Tile.from_code(code)
 
 
-def one_arm_joe_probe() -> _Probe:
-    """Every move of the playout is a call of ``step(kind, tile)``; the plays it chose
-    among are the list ``playable`` of ``play`` (the lead, a draw or a pass is its only
-    move)."""
-    probe = _Probe(one_arm_joe._Playouts)
-    started = [False]
-
-    def step(frame: FrameType) -> None:
-        if not started[0]:
-            started[0] = True  # the first move, given
-            return
-        local = frame.f_locals
-        seat, kind, tile = local["seat"], local["kind"], local["tile"]
-        chosen = Move(seat, kind, _tile(tile)) if kind is MoveKind.PLAY else Move(seat, kind)
-        legal: tuple[Move, ...] = (chosen,)
-        if kind is MoveKind.PLAY and local["open_end"] is not None:
-            assert frame.f_back is not None
-            playable = frame.f_back.f_locals["playable"]
-            legal = tuple(Move(seat, MoveKind.PLAY, _tile(t)) for t in playable)
-        probe.decisions.append(Decision(seat, legal, chosen))
-
-    probe.calls["step"] = step
-    return probe
-
-
 _ENDS = (None, End.LEFT, End.RIGHT)
 
 
@@ -364,45 +288,6 @@ def throw_up_probe() -> _Probe:
 
     probe.lines["if end == 1:"] = play
     probe.lines["elif drawn_at < stock:"] = draw_or_pass
-    return probe
-
-
-def tsair_deng_probe() -> _Probe:
-    """``play`` inlines every move: a turn starts where ``chosen`` is reset, lists each
-    play where its key is compared and each discard where its weight is, and ends where
-    the tile chosen leaves the hand."""
-    probe = _Probe(tsair_deng._Playouts)
-    turn: dict[str, Any] = {}
-
-    def start(frame: FrameType) -> None:
-        turn.update(seat=frame.f_locals["seat"], plays=[], discards=[])
-
-    def play(frame: FrameType) -> None:
-        turn["plays"].append(frame.f_locals["t"])
-
-    def discard(frame: FrameType) -> None:
-        turn["discards"].append(frame.f_locals["t"])
-
-    def end(frame: FrameType) -> None:
-        seat, chosen = turn["seat"], frame.f_locals["chosen"]
-        plays = tuple(Move(seat, MoveKind.PLAY, _tile(t)) for t in turn["plays"])
-        discards = tuple(Move(seat, MoveKind.DISCARD, _tile(t)) for t in turn["discards"])
-        if discards:
-            kind, kinds = MoveKind.DISCARD, frozenset((MoveKind.PLAY, MoveKind.DISCARD))
-        else:
-            kind, kinds = MoveKind.PLAY, frozenset((MoveKind.PLAY,))
-        probe.decisions.append(
-            Decision(seat, plays + discards, Move(seat, kind, _tile(chosen)), kinds)
-        )
-
-    probe.lines.update(
-        {
-            "chosen, top_key, last = hand[0], -math.inf, -1": start,
-            "if key > top_key:": play,
-            "if weight > top_key:": discard,
-            "hand.remove(chosen)": end,
-        }
-    )
     return probe
 
 
@@ -469,94 +354,9 @@ def tiu_u_probe(may_decline: bool) -> _Probe:
     return probe
 
 
-def _line_probe(
-    playouts: type[Rollouts], decide: Callable[[FrameType, list[Move]], None]
-) -> _Probe:
-    """A probe of a game laid on a two-ended line: ``play`` applies each move at the top
-    of its loop (``kind``, ``tile`` and ``end``; the first is the move given, not chosen),
-    where ``decide`` sees it with the plays ``line_play`` listed since the last one.
-    ``line_play`` lists each tile that fits once, where it reads its weight: at the left
-    end, the right end or both, as its halves show."""
-    probe = _Probe(playouts)
-    listed: list[tuple[Tile, End]] = []
-    started = [False]
-
-    def listing(frame: FrameType) -> None:
-        local = frame.f_locals
-        tile, halves = _tile(local["tile"]), local["halves"]
-        if halves & local["at_left"]:
-            listed.append((tile, End.LEFT))
-        if halves & local["at_right"]:
-            listed.append((tile, End.RIGHT))
-
-    def move(frame: FrameType) -> None:
-        if started[0]:
-            seat = frame.f_locals["seat"]
-            decide(frame, [Move(seat, MoveKind.PLAY, tile, end=end) for tile, end in listed])
-        started[0] = True
-        listed.clear()
-
-    probe.lines["if kind is _PLAY:"] = move
-    probe.kernel_lines[line_play, "score = weight[tile]"] = listing
-    return probe
-
-
-def block_probe() -> _Probe:
-    """Each move where ``play`` applies it; a draw or a pass is the only move when
-    ``line_play`` listed no play."""
-
-    def decide(frame: FrameType, plays: list[Move]) -> None:
-        local = frame.f_locals
-        seat, kind = local["seat"], local["kind"]
-        if kind is MoveKind.PLAY:
-            chosen = Move(seat, kind, _tile(local["tile"]), end=local["end"])
-        else:
-            assert not plays, f"{kind} with plays listed"
-            chosen = Move(seat, kind)
-        probe.decisions.append(Decision(seat, tuple(plays) or (chosen,), chosen))
-
-    probe = _line_probe(block._Playouts, decide)
-    return probe
-
-
-def dancing_dragons_probe() -> _Probe:
-    """Each move where ``play`` applies it, the plays ``line_play`` listed; with none, the
-    discards are every tile of the hand (one of each), where ``play`` starts to look for
-    the lightest."""
-    discards: list[int] = []
-
-    def decide(frame: FrameType, plays: list[Move]) -> None:
-        local = frame.f_locals
-        seat, kind, tile = local["seat"], local["kind"], _tile(local["tile"])
-        kinds = frozenset((MoveKind.PLAY,))
-        if kind is MoveKind.PLAY:
-            chosen = Move(seat, kind, tile, end=local["end"])
-        else:
-            chosen = Move(seat, kind, tile)
-            kinds |= {MoveKind.DISCARD}
-        legal = (*plays, *(Move(seat, MoveKind.DISCARD, _tile(t)) for t in discards))
-        discards.clear()
-        probe.decisions.append(Decision(seat, legal, chosen, kinds))
-
-    def discarding(frame: FrameType) -> None:
-        discards.extend(sorted(set(frame.f_locals["hand"])))
-
-    probe = _line_probe(dancing_dragons._Playouts, decide)
-    probe.lines["kind, tile, lightest = MoveKind.DISCARD, hand[0], 99"] = discarding
-    return probe
-
-
 def probe_for(ruleset_id: str, options: Any) -> _Probe:
-    if ruleset_id == "block":
-        return block_probe()
-    if ruleset_id == "dancing_dragons":
-        return dancing_dragons_probe()
-    if ruleset_id == "one_arm_joe":
-        return one_arm_joe_probe()
     if ruleset_id == "throw_up":
         return throw_up_probe()
-    if ruleset_id == "tsair_deng":
-        return tsair_deng_probe()
     assert ruleset_id == "tiu_u"
     return tiu_u_probe(options.may_decline)
 

@@ -39,15 +39,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from ..rules import Match, Move, Ruleset, Status, Tile, View
+from ..rules import Match, Move, Ruleset, Tile, View
 from ..rules.tiles import MAX_PIP, double_n, sorted_tiles
 
 __all__ = [
-    "MAX_ROLLOUT_MOVES",
     "REJECTION_TRIES",
     "TRIES",
-    "CoreRollouts",
     "GameBot",
+    "HandPlayouts",
     "Rollouts",
     "Slot",
     "best",
@@ -65,8 +64,6 @@ T = TypeVar("T")
 REJECTION_TRIES = 12
 #: Deals tried in all before :func:`deal_hidden` gives up.
 TRIES = 200
-#: A playout longer than this many moves is a bug in a ruleset, not a long hand.
-MAX_ROLLOUT_MOVES = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,8 +338,8 @@ class GameBot(abc.ABC):
 
     def rollouts(self, match: Match[Any, Any]) -> Rollouts:
         """The playouts of ``match``, a world whose hand is in progress (see the module
-        docstring); a game bot returns its fast playouts."""
-        return CoreRollouts(self, match)
+        docstring)."""
+        return HandPlayouts(self, match)
 
 
 class Rollouts(abc.ABC):
@@ -356,22 +353,15 @@ class Rollouts(abc.ABC):
         world's legal moves, and the heuristic's moves after it have played it out."""
 
 
-class CoreRollouts(Rollouts):
-    """Playouts through the rules core (``Ruleset.apply``): the reference."""
+class HandPlayouts(Rollouts):
+    """Playouts through the rules: :meth:`Ruleset.play_hand` with
+    :meth:`GameBot.heuristic` choosing every move, the rules' own hooks doing the rest."""
 
     def __init__(self, bot: GameBot, match: Match[Any, Any]) -> None:
-        self.bot, self.match = bot, match
+        self.ruleset, self.heuristic, self.match = bot.ruleset, bot.heuristic, match
 
     def play(self, move: Move) -> tuple[int, ...]:
-        ruleset, heuristic = self.bot.ruleset, self.bot.heuristic
-        match, _ = ruleset.apply(self.match, move)
-        for _ in range(MAX_ROLLOUT_MOVES):
-            if match.status is not Status.IN_PROGRESS:
-                return match.history[-1].points
-            legal = ruleset.legal_moves(match)
-            choice = legal[0] if len(legal) == 1 else heuristic(match, legal)
-            match, _ = ruleset.apply(match, choice)
-        raise RuntimeError("a playout did not reach the end of the hand")
+        return self.ruleset.play_hand(self.match, move, self.heuristic).points
 
 
 def best(moves: Sequence[Move], key: Callable[[Move], Any]) -> Move:

@@ -22,6 +22,7 @@ __all__ = [
     "made_of",
     "next_seat",
     "replace_at",
+    "with_hand",
 ]
 
 
@@ -95,6 +96,37 @@ def made_of(cls: type[T]) -> Callable[[dict[str, Any]], T]:
         return obj
 
     return make
+
+
+_match_of: Callable[[dict[str, Any]], Match[Any, Any]] = made_of(Match)
+
+
+def with_hand(
+    match: Match[Any, T],
+    state: T,
+    events: tuple[Any, ...] | None = None,
+    *,
+    history: tuple[HandResult, ...] | None = None,
+    status: Any = None,
+) -> Match[Any, T]:
+    """``dataclasses.replace(match, hand_state=state)``, and ``last_events``, ``history``
+    and ``status`` where given, built by :func:`made_of`: the match of every move.
+
+    >>> from domino_rules.rules import Status
+    >>> match = Match(2, None, "seed", 1, "before")
+    >>> with_hand(match, "after", status=Status.HAND_OVER) == dataclasses.replace(
+    ...     match, hand_state="after", status=Status.HAND_OVER)
+    True
+    """
+    fields = match.__dict__.copy()
+    fields["hand_state"] = state
+    if events is not None:
+        fields["last_events"] = events
+    if history is not None:
+        fields["history"] = history
+    if status is not None:
+        fields["status"] = status
+    return _match_of(fields)
 
 
 #: ``Match(*fields)``, every field given in order (:func:`frozen_builder`).

@@ -75,7 +75,7 @@ from .limits import (
     MAX_SEED_CHARS,
     MAX_TOTAL,
 )
-from .match import _LEGAL, HandResult, Match, Status
+from .match import HandResult, Match, Status
 from .options import (
     _checked_option,
     _int_option_ranges,
@@ -372,7 +372,6 @@ def _check_status(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
         require(not ruleset.hand_over(state), "the hand is over, but the status is IN_PROGRESS")
         if match.hand_number > 1:
             before = match.__dict__.copy()  # fields_of(match)
-            before.pop(_LEGAL, None)
             before["hand_number"] = match.hand_number - 1
             before["status"] = _HAND_OVER
             ended = ruleset.ends_match(_make_match(before))
@@ -381,7 +380,6 @@ def _check_status(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
         return
     require(ruleset.hand_over(state), f"the hand is not over, but the status is {status.value}")
     earlier = match.__dict__.copy()  # fields_of(match)
-    earlier.pop(_LEGAL, None)
     earlier["history"] = match.history[:-1]
     require(
         ruleset.score_hand(_make_match(earlier)) == match.history[-1],

@@ -20,6 +20,7 @@ __all__ = [
     "MAX_EVENTS",
     "MAX_HANDS",
     "MAX_HAND_POINTS",
+    "MAX_PLAYOUT_MOVES",
     "MAX_SEED_CHARS",
     "MAX_TOTAL",
 ]
@@ -38,5 +39,8 @@ MAX_DEAL_ATTEMPTS = 100
 MAX_HAND_POINTS = 10**6
 #: No seat's match total or settlement is larger than this.
 MAX_TOTAL = 10**8
+#: A hand played out by a bot (:meth:`Ruleset.play_hand`) that has not ended after this many
+#: moves is a bug in a ruleset, not a long hand.
+MAX_PLAYOUT_MOVES = 100_000
 #: A seed has 1 to this many characters (as ``NewGame`` accepts them).
 MAX_SEED_CHARS = 128

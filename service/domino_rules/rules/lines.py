@@ -31,6 +31,7 @@ __all__ = [
     "blocked",
     "check_chain",
     "ends",
+    "ends_after",
     "fits",
     "lay",
     "play_event",
@@ -134,11 +135,30 @@ def lay(line: tuple[LaidTile, ...], tile: Tile, end: End | None) -> tuple[LaidTi
         return (LaidTile(tile, tile.high, tile.low),)
     if end is End.LEFT:
         showing = line[0].left
-        other = tile.low if tile.high == showing else tile.high
-        return (LaidTile(tile, other, showing), *line)
+        return (LaidTile(tile, _other_half(tile, showing), showing), *line)
     showing = line[-1].right
-    other = tile.low if tile.high == showing else tile.high
-    return (*line, LaidTile(tile, showing, other))
+    return (*line, LaidTile(tile, showing, _other_half(tile, showing)))
+
+
+def ends_after(line: tuple[LaidTile, ...], tile: Tile, end: End | None) -> tuple[int, int]:
+    """The numbers the ends of ``line`` show once ``tile`` is laid at ``end``:
+    ``ends(lay(line, tile, end))``, without the new line.
+
+    >>> line = lay((), Tile(5, 3), None)
+    >>> ends_after(line, Tile(6, 5), End.LEFT), ends_after((), Tile(4, 2), None)
+    ((6, 3), (4, 2))
+    """
+    if not line:
+        return tile.high, tile.low
+    if end is End.LEFT:
+        return _other_half(tile, line[0].left), line[-1].right
+    return line[0].left, _other_half(tile, line[-1].right)
+
+
+def _other_half(tile: Tile, showing: int) -> int:
+    """The half of ``tile`` left showing once its half ``showing`` is laid against an end
+    that shows it (a double shows the same number on)."""
+    return tile.low if tile.high == showing else tile.high
 
 
 def check_chain(line: tuple[LaidTile, ...]) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from .events import Event
-from .moves import Move
 from .tiles import Tile
 
 __all__ = ["HandEnd", "HandResult", "HandState", "Match", "Status"]
@@ -51,9 +50,6 @@ class Match(Generic[OptionsT, HandT]):
     """The whole game: the match around the state of the current hand (a ruleset's value).
 
     A match is an immutable value: equality, hashing and ``repr`` are those of its fields.
-    Besides them, its instance dict may hold the legal moves a ruleset computed for it
-    (:meth:`Ruleset.legal_moves`), so that :meth:`Ruleset.apply` on the same match object
-    does not compute them again; a copy or a pickle leaves that cache behind.
     """
 
     players: int
@@ -64,17 +60,6 @@ class Match(Generic[OptionsT, HandT]):
     history: tuple[HandResult, ...] = ()
     status: Status = Status.IN_PROGRESS
     last_events: tuple[Event, ...] = ()
-
-    #: The legal moves computed for this match, ``(ruleset, moves)``: set in the instance
-    #: dict by :meth:`Ruleset.legal_moves`; not a field.
-    _legal_moves: ClassVar[tuple[object, tuple[Move, ...]] | None] = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: value for name, value in self.__dict__.items() if name != _LEGAL}
-
-
-#: The key of a match's cached legal moves in its instance dict.
-_LEGAL = "_legal_moves"
 
 
 class HandState(Protocol):

@@ -35,12 +35,12 @@ import abc
 import functools
 import operator
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic
 
 from . import rng
-from .building import build_match, fields_of, made_of
+from .building import build_match, with_hand
 from .consistency import check_match
 from .errors import (
     GameOverError,
@@ -53,8 +53,9 @@ from .events import Event, EventKind
 from .limits import (
     MAX_DEAL_ATTEMPTS,
     MAX_HANDS,
+    MAX_PLAYOUT_MOVES,
 )
-from .match import _LEGAL, HandEnd, HandResult, Match, OptionsT, StateT, Status
+from .match import HandEnd, HandResult, Match, OptionsT, StateT, Status
 from .moves import Move, MoveKind
 from .options import (
     OptionSpec,
@@ -81,10 +82,6 @@ _NEXT_HAND_MOVES = (Move(0, MoveKind.NEXT_HAND),)
 # Enum class is a slow lookup (the metaclass defines __getattr__).
 _NEXT_HAND = MoveKind.NEXT_HAND
 _IN_PROGRESS, _HAND_OVER, _MATCH_OVER = Status.IN_PROGRESS, Status.HAND_OVER, Status.MATCH_OVER
-_make_match = made_of(Match)
-_new = object.__new__
-_set_match_fields = Match.__dict__["__dict__"].__set__
-_make_event = made_of(Event)
 _POINTS = operator.attrgetter("points")
 
 
@@ -92,18 +89,10 @@ _POINTS = operator.attrgetter("points")
 def _event_of(
     kind: EventKind, count: int | None, seats: tuple[int, ...], scores: tuple[int, ...]
 ) -> Event:
-    """``Event(kind, count=count, seats=seats, scores=scores)``: a copy of the fields of a
-    blank event with these changed (:func:`fields_of`), cheaper than the constructor; the
-    events of a hand's end and of a new hand recur, and are made once while they do."""
-    fields = fields_of(_BLANK_EVENT)
-    fields["kind"] = kind
-    fields["count"] = count
-    fields["seats"] = seats
-    fields["scores"] = scores
-    return _make_event(fields)
+    """The events of a hand's end and of a new hand recur: each is made once while it does."""
+    return Event(kind, count=count, seats=seats, scores=scores)
 
 
-_BLANK_EVENT = Event(EventKind.DEAL)
 _NEXT_HAND_EVENT, _HAND_OVER_EVENT, _MATCH_OVER_EVENT = (
     EventKind.NEXT_HAND,
     EventKind.HAND_OVER,
@@ -296,16 +285,6 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
 
     # ---- hooks with defaults --------------------------------------------------
 
-    def hand_step(
-        self, match: Match[OptionsT, StateT], move: Move
-    ) -> tuple[StateT, tuple[Event, ...], bool]:
-        """:meth:`hand_apply`, and :meth:`hand_over` of the state it returns: the step of
-        every move but ``NEXT_HAND``. A ruleset that knows, as it applies a move, whether
-        the move ended the hand may answer both at once (a fast path: it must agree with
-        the two hooks)."""
-        state, events = self.hand_apply(match, move)
-        return state, events, self.hand_over(state)
-
     def check_options(self, options: OptionsT) -> None:
         """Checks across options; raise :class:`OptionsError`."""
 
@@ -416,12 +395,9 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
     def legal_moves(self, match: Match[OptionsT, StateT]) -> tuple[Move, ...]:
         """The legal moves of the seat to act; empty once the match is over.
 
-        They are computed once per match object: the match keeps them (see
-        :class:`Match`), for this ruleset only.
+        The ruleset remembers the last match it listed them for (:attr:`_listed`), so that
+        :meth:`apply` of one of those moves to that match object does not list them again.
         """
-        cached = match._legal_moves
-        if cached is not None and cached[0] is self:
-            return cached[1]
         status = match.status
         legal: tuple[Move, ...]
         if status is _IN_PROGRESS:
@@ -430,8 +406,13 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
             legal = _NEXT_HAND_MOVES
         else:
             legal = ()
-        match.__dict__[_LEGAL] = (self, legal)
+        self._listed = (match, legal)
         return legal
+
+    #: The match :meth:`legal_moves` was last asked about, and its answer: one pair, read
+    #: and replaced whole (threads that share the ruleset at worst miss it). It keeps that
+    #: match alive, so an identity test on it cannot mistake another match for it.
+    _listed: tuple[object, tuple[Move, ...]] = (None, ())
 
     def is_legal(self, match: Match[OptionsT, StateT], move: Move) -> bool:
         return move in self.legal_moves(match)
@@ -447,29 +428,16 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         messages name the move and public facts only (the kinds of the legal moves, never
         their tiles).
 
-        A playout that takes its move from :meth:`legal_moves` of the same match object
-        passes every check at once: the move *is* one of the legal moves this ruleset
-        computed and the match keeps (each of them well formed, of the seat to act, in a
-        match not over), so nothing is computed twice. Any other move, equal or not, goes
-        through the checks in order.
+        A move that *is* one of the moves :meth:`legal_moves` just listed for this match
+        object (the same object, as a playout passes it back) has passed them all.
         """
-        cached = match._legal_moves
-        if cached is not None and cached[0] is self:
-            for legal_move in cached[1]:
-                if legal_move is move:
-                    if move.kind is _NEXT_HAND:
-                        return self._apply(match, move)
-                    # _apply's common case, without a call more
-                    state, events, over = self.hand_step(match, move)
-                    if over:
-                        return self._hand_ended(match, state, events)
-                    fields = match.__dict__.copy()  # fields_of(match)
-                    del fields[_LEGAL]  # a cache of the old match, not a field
-                    fields["hand_state"] = state
-                    fields["last_events"] = events
-                    new = _new(Match)  # _make_match(fields), without a call more
-                    _set_match_fields(new, fields)
-                    return new, events
+        listed_match, listed = self._listed
+        if listed_match is not match or not any(legal is move for legal in listed):
+            self._check(match, move)
+        return self._apply(match, move)
+
+    def _check(self, match: Match[OptionsT, StateT], move: Move) -> None:
+        """The generic checks of :meth:`apply`, in order."""
         move.check()
         if match.status is _MATCH_OVER:
             raise GameOverError(f"the match is over; no move is legal (got {move})")
@@ -482,16 +450,11 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
             raise IllegalMoveError(
                 f"{move} is not legal: seat {to_act}'s legal moves are {kinds} moves"
             )
-        return self._apply(match, move)
 
     def _apply(
         self, match: Match[OptionsT, StateT], move: Move
     ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
-        """Apply a move known to be legal: the unchecked fast path behind :meth:`apply`.
-
-        The new match is built as ``dataclasses.replace`` would build it, only cheaper
-        (:func:`fields_of`, :func:`made_of`, :data:`build_match`).
-        """
+        """Apply a move known to be legal: the unchecked path behind :meth:`apply`."""
         if move.kind is _NEXT_HAND:
             players, options, seed = match.players, match.options, match.seed
             number = match.hand_number + 1
@@ -501,35 +464,56 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
                 players, options, seed, number, state, match.history, _IN_PROGRESS, events
             )
             return new, events
-        state, events, over = self.hand_step(match, move)
-        if over:
+        state, events = self.hand_apply(match, move)
+        if self.hand_over(state):
             return self._hand_ended(match, state, events)
-        fields = match.__dict__.copy()  # fields_of(match)
-        fields.pop(_LEGAL, None)  # a cache of the old match, not a field
-        fields["hand_state"] = state
-        fields["last_events"] = events
-        return _make_match(fields), events
+        return with_hand(match, state, events), events
 
     def _hand_ended(
         self, match: Match[OptionsT, StateT], state: StateT, events: tuple[Event, ...]
     ) -> tuple[Match[OptionsT, StateT], tuple[Event, ...]]:
         """The match after a move that ended the hand (``state``, ``events``): the hand is
         scored, then the match may be over."""
-        fields = match.__dict__.copy()  # fields_of(match)
-        fields.pop(_LEGAL, None)  # a cache of the old match, not a field
-        fields["hand_state"] = state
-        result = self.score_hand(_make_match(fields.copy()))
-        fields["history"] = (*match.history, result)
-        new = _make_match(fields.copy())
+        result = self.score_hand(with_hand(match, state))
+        history = (*match.history, result)
         events += (_event_of(_HAND_OVER_EVENT, None, result.winners, result.points),)
-        if self.ends_match(new):
-            fields["status"] = _MATCH_OVER
-            new = _make_match(fields.copy())
-            events += (_event_of(_MATCH_OVER_EVENT, None, self.winners(new), self.totals(new)),)
-        else:
-            fields["status"] = _HAND_OVER
-        fields["last_events"] = events
-        return _make_match(fields), events
+        status = _HAND_OVER
+        if self.ends_match(with_hand(match, state, history=history)):
+            status = _MATCH_OVER
+            ended = with_hand(match, state, history=history, status=_MATCH_OVER)
+            events += (_event_of(_MATCH_OVER_EVENT, None, self.winners(ended), self.totals(ended)),)
+        return with_hand(match, state, events, history=history, status=status), events
+
+    # ---- the bots' playouts ---------------------------------------------------
+
+    def play_hand(
+        self,
+        match: Match[OptionsT, StateT],
+        move: Move,
+        choose: Callable[[Match[OptionsT, StateT], tuple[Move, ...]], Move],
+    ) -> HandResult:
+        """The result of the hand in progress in ``match`` once ``move`` (one of its legal
+        moves) is played, then the move ``choose(match, legal)`` picks at every turn with
+        a choice (a forced move is made at once), until the hand is over: a bot's playout.
+
+        The hand is played by the ruleset's own hooks, as :meth:`apply` plays it, without
+        the match-level steps a playout does not need (the generic checks: every move is
+        one the hooks listed; the match's events). ``match`` is not changed.
+        """
+        options = match.options
+        hand_apply, hand_over, hand_legal_moves = (
+            self.hand_apply,
+            self.hand_over,
+            self.hand_legal_moves,
+        )
+        for _ in range(MAX_PLAYOUT_MOVES):
+            state, _events = hand_apply(match, move)
+            match = with_hand(match, state)
+            if hand_over(state):
+                return self.score_hand(match)
+            legal = hand_legal_moves(state, options)
+            move = legal[0] if len(legal) == 1 else choose(match, legal)
+        raise RuntimeError(f"a hand of {self.id} did not end in {MAX_PLAYOUT_MOVES} moves")
 
     # ---- scores and views -----------------------------------------------------
 

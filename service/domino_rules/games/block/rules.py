@@ -49,7 +49,7 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...rules.building import made_of
+from ...rules.building import fields_of, made_of
 from ...rules.checks import check_length, check_range, check_seat, fail, require
 from ...rules.errors import OptionsError
 from ...rules.events import Event, EventKind
@@ -359,13 +359,17 @@ class Block(Ruleset[BlockOptions, BlockHandState]):
     ) -> tuple[BlockHandState, tuple[Event, ...]]:
         state, seat, players = match.hand_state, move.seat, match.players
         following = (seat + 1) % players
-        if move.kind is MoveKind.PLAY:
-            assert move.tile is not None
+        if move.kind is _PLAY:
+            tile = move.tile
+            assert tile is not None
+            fields = fields_of(state)
             hands = list(state.hands)
-            hands[seat] = remove_tile(hands[seat], move.tile)
-            line = lay(state.line, move.tile, move.end)
-            after = replace(state, hands=tuple(hands), line=line, to_act=following, last_layer=seat)
-            return after, (Event(EventKind.PLAY, seat=seat, tile=move.tile, end=move.end),)
+            hands[seat] = remove_tile(hands[seat], tile)
+            fields["hands"] = tuple(hands)
+            fields["line"] = lay(state.line, tile, move.end)
+            fields["to_act"] = following
+            fields["last_layer"] = seat
+            return _make_state(fields), play_event(seat, tile, move.end)
         if move.kind is MoveKind.PASS:
             return replace(state, to_act=following), (Event(EventKind.PASS, seat=seat),)
         # [BLK-8] draw one tile at a time until one fits or nothing more may be drawn
@@ -386,35 +390,10 @@ class Block(Ruleset[BlockOptions, BlockHandState]):
         )
         return after, tuple(events)
 
-    def hand_step(
-        self, match: Match[BlockOptions, BlockHandState], move: Move
-    ) -> tuple[BlockHandState, tuple[Event, ...], bool]:
-        """:meth:`hand_apply` then :meth:`hand_over`, a tile laid at once (the move of
-        almost every turn): the new state built from a copy of the old one's fields, the
-        event made once, and the hand over when a hand is empty or, nothing more to draw,
-        no tile fits either end (:func:`~domino_rules.rules.lines.blocked`)."""
-        if move.kind is not _PLAY:
-            return super().hand_step(match, move)
-        state, seat, tile = match.hand_state, move.seat, move.tile
-        assert tile is not None
-        fields = state.__dict__.copy()  # fields_of(state)
-        hands = list(state.hands)
-        hands[seat] = remove_tile(hands[seat], tile)
-        fields["hands"] = held = tuple(hands)
-        fields["line"] = line = lay(state.line, tile, move.end)
-        fields["to_act"] = seat + 1 if seat + 1 < match.players else 0
-        fields["last_layer"] = seat
-        # [BLK-9] a player went out, or nobody can play and nothing more may be drawn
-        over = not all(held) or (state.draws_left <= 0 and blocked(held, line))
-        return _make_state(fields), play_event(seat, tile, move.end), over
-
     def hand_over(self, state: BlockHandState) -> bool:
         # [BLK-9] a player went out, or nobody can play and nothing more may be drawn
-        if not all(state.hands):
-            return True
-        if not state.line or state.draws_left > 0:
-            return False
-        return not any(fits(tile, state.line) for hand in state.hands for tile in hand)
+        hands, line = state.hands, state.line
+        return not all(hands) or (bool(line) and state.draws_left <= 0 and blocked(hands, line))
 
     def score_hand(self, match: Match[BlockOptions, BlockHandState]) -> HandResult:
         state, options, players = match.hand_state, match.options, match.players

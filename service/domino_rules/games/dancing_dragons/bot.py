@@ -13,8 +13,7 @@ only, and the ends have moved since).
 that leaves the seat the most tiles that fit the new ends; with no play, discard the
 lightest tile.
 
-Rollouts play the same heuristic for every seat of a sampled world, on tile codes
-(:class:`_Playouts`).
+Playouts play the same heuristic for every seat of a sampled world, through the rules.
 """
 
 from __future__ import annotations
@@ -22,10 +21,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...bots.dealing import GameBot, Rollouts, Slot, best, deal_hidden, hidden_pool
-from ...bots.playout import TILE_PIPS, discard_points, lay_on, line_play
-from ...rules import End, Match, Move, MoveKind, Tile, View
-from ...rules.lines import fits, lay
+from ...bots.dealing import GameBot, Slot, best, deal_hidden, hidden_pool
+from ...rules import Match, Move, MoveKind, Tile, View
+from ...rules.lines import ends_after
 from ...rules.tiles import sorted_tiles
 from .rules import DancingDragonsHandState, DancingDragonsOptions
 
@@ -96,74 +94,23 @@ class DancingDragonsBot(GameBot):
         hand = state.hands[state.to_act]
         return best(legal, lambda move: _key(move, hand, state.line))
 
-    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
-        return _Playouts(match)
-
 
 def _key(move: Move, hand: tuple[Tile, ...], line: Any) -> tuple[int, int, int]:
+    """A play before a discard: the heaviest tile, then the most of the seat's other tiles
+    (the hand less one copy of it) fitting the ends it leaves; else the lightest discard."""
     tile = move.tile
     assert tile is not None
-    if move.kind is MoveKind.DISCARD:
+    if move.kind is _DISCARD:
         return (0, -tile.pips, 0)
-    after = lay(line, tile, move.end)
-    rest = list(hand)
-    rest.remove(tile)
-    return (1, tile.pips, sum(1 for t in rest if fits(t, after)))
+    left, right = ends_after(line, tile, move.end)
+    ends = 1 << left | 1 << right
+    placed = 0
+    for t in hand:
+        if t.halves & ends:
+            placed += 1
+    if tile.halves & ends:
+        placed -= 1  # the tile itself, one copy
+    return (1, tile.pips, placed)
 
 
-# --------------------------------------------------------------------------- playouts
-
-_PLAY = MoveKind.PLAY
-
-
-class _Playouts(Rollouts):
-    """Dancing Dragons playouts on tile codes (see :class:`~.dealing.Rollouts`): every
-    seat in turn plays or discards ``[DD-4]`` ``[DD-5]`` as the GREEDY heuristic chooses
-    (:func:`_key`, computed the same way by :func:`~domino_rules.bots.playout.line_play`;
-    the first of equal scores in the order of the legal moves: plays, then discards,
-    each ascending), until every tile is placed ``[DD-6]``; the points of ``[DD-7]``."""
-
-    def __init__(self, match: Match[DancingDragonsOptions, DancingDragonsHandState]) -> None:
-        state = match.hand_state
-        self.players = match.players
-        self.hands = [[t.code for t in hand] for hand in state.hands]  # sorted
-        self.discarded = [sum(t.pips for t in tiles) for tiles in state.discards]
-        self.discards = [len(tiles) for tiles in state.discards]
-        line = state.line
-        self.left = line[0].left if line else -1
-        self.right = line[-1].right if line else -1
-        self.to_act = state.to_act
-
-    def play(self, move: Move) -> tuple[int, ...]:
-        players, pips_of = self.players, TILE_PIPS
-        hands = [hand[:] for hand in self.hands]
-        discarded, discards = self.discarded[:], self.discards[:]
-        left, right, seat = self.left, self.right, self.to_act
-        assert move.tile is not None
-        kind, tile, end = move.kind, move.tile.code, move.end
-        turns = sum([len(hand) for hand in hands])  # [DD-6] one tile a turn
-        while True:
-            hand = hands[seat]
-            if kind is _PLAY:
-                # [DD-4] the half matching the end goes against it; the lead lies high
-                # half left, both halves open [DD-3]
-                left, right = lay_on(tile, end, left, right)
-            else:
-                discarded[seat] += pips_of[tile]  # [DD-5] face down
-                discards[seat] += 1
-            hand.remove(tile)
-            turns -= 1
-            if not turns:
-                break
-            seat = seat + 1 if seat + 1 < players else 0
-            hand = hands[seat]
-            # the next move: the GREEDY play, else the lightest tile discarded [DD-5]
-            chosen = line_play(hand, left, right, pips_of)
-            if chosen >= 0:
-                kind, tile, end = _PLAY, chosen >> 1, (End.RIGHT if chosen & 1 else End.LEFT)
-            else:
-                kind, tile, lightest = MoveKind.DISCARD, hand[0], 99
-                for t in hand:
-                    if pips_of[t] < lightest:
-                        tile, lightest = t, pips_of[t]
-        return discard_points(discarded, discards)  # [DD-7]
+_DISCARD = MoveKind.DISCARD

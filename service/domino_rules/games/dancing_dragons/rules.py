@@ -45,7 +45,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import made_of
+from ...rules.building import fields_of, made_of
 from ...rules.checks import check_length, check_sorted, fail, require
 from ...rules.discards import (
     CHINESE_HAND_SIZES,
@@ -198,31 +198,22 @@ class DancingDragons(Ruleset[DancingDragonsOptions, DancingDragonsHandState]):
     def hand_apply(
         self, match: Match[DancingDragonsOptions, DancingDragonsHandState], move: Move
     ) -> tuple[DancingDragonsHandState, tuple[Event, ...]]:
-        state, events, _ = self.hand_step(match, move)
-        return state, events
-
-    def hand_step(
-        self, match: Match[DancingDragonsOptions, DancingDragonsHandState], move: Move
-    ) -> tuple[DancingDragonsHandState, tuple[Event, ...], bool]:
-        """:meth:`hand_apply` and :meth:`hand_over` at once: the new state built from a
-        copy of the old one's fields, the events made once per seat and tile."""
         state, seat = match.hand_state, move.seat
         tile = move.tile
         assert tile is not None
-        fields = state.__dict__.copy()  # fields_of(state)
+        fields = fields_of(state)
         hands = list(state.hands)
         hands[seat] = remove_tile(hands[seat], tile)
-        fields["hands"] = held = tuple(hands)
+        fields["hands"] = tuple(hands)
         fields["to_act"] = seat + 1 if seat + 1 < match.players else 0
-        over = not any(held)  # [DD-6] every tile played or discarded
         if move.kind is MoveKind.PLAY:
             fields["line"] = lay(state.line, tile, move.end)
-            return _make_state(fields), play_event(seat, tile, move.end), over
+            return _make_state(fields), play_event(seat, tile, move.end)
         discards = list(state.discards)
         discards[seat] = (*discards[seat], tile)
         fields["discards"] = tuple(discards)
         # [DD-5] face down: only the discarder sees the tile
-        return _make_state(fields), _discarded(seat)[tile.code], over
+        return _make_state(fields), _discarded(seat)[tile.code]
 
     def hand_over(self, state: DancingDragonsHandState) -> bool:
         return not any(state.hands)  # [DD-6] every tile played or discarded

@@ -54,7 +54,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import frozen_builder, hand_result, held_tiles, made_of
+from ...rules.building import fields_of, frozen_builder, hand_result, held_tiles, made_of
 from ...rules.checks import check_length, check_seat, fail, require
 from ...rules.events import Event, EventKind
 from ...rules.limits import MAX_HANDS
@@ -248,14 +248,13 @@ def _lay(
     fields: dict[str, Any],
     bonus: bool,
     drawn: tuple[Event, ...] | None = None,
-) -> tuple[OneArmJoeHandState, tuple[Event, ...], bool]:
+) -> tuple[OneArmJoeHandState, tuple[Event, ...]]:
     """``seat`` lays ``tile`` and keeps ``tiles``: ``fields`` are those of ``state`` with
     the boneyard as it is now. ``drawn`` are the events of the draws that came first, for
-    a tile drawn and played at once (``AUTO_PLAY``). Returns the state, the events and
-    whether the hand is over."""
+    a tile drawn and played at once (``AUTO_PLAY``). Returns the state and the events."""
     hands = list(state.hands)
     hands[seat] = tiles
-    fields["hands"] = held = tuple(hands)
+    fields["hands"] = tuple(hands)
     fields["line"] = state.line + (tile,)  # noqa: RUF005 (cheaper than unpacking)
     # [OAJ-4] one open end; a double leaves it unchanged
     open_end = state.open_end
@@ -266,10 +265,8 @@ def _lay(
     if not tiles:  # [OAJ-8] the seat dominoed: the hand is over
         fields["dominoed"] = seat
         if drawn is None:
-            return _make_state(fields), _PLAYED(key), True
-        return _make_state(fields), drawn + _AUTO_PLAYED(key), True
-    # [OAJ-8] the hand is over when the boneyard is empty and nobody can match
-    over = (not fields["boneyard"] and _blocked(held, open_end)) or state.dominoed is not None
+            return _make_state(fields), _PLAYED(key)
+        return _make_state(fields), drawn + _AUTO_PLAYED(key)
     if tile.is_double and bonus:
         # [OAJ-6] a double earns a bonus turn at once
         fields["to_act"] = seat
@@ -279,7 +276,7 @@ def _lay(
         fields["to_act"] = seat + 1 if seat + 1 < len(hands) else 0
         fields["bonus"] = False
         laid = _PLAYED(key) if drawn is None else drawn + _AUTO_PLAYED(key)
-    return _make_state(fields), laid, over
+    return _make_state(fields), laid
 
 
 class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
@@ -380,18 +377,11 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
     def hand_apply(
         self, match: Match[OneArmJoeOptions, OneArmJoeHandState], move: Move
     ) -> tuple[OneArmJoeHandState, tuple[Event, ...]]:
-        state, events, _ = self.hand_step(match, move)
-        return state, events
-
-    def hand_step(
-        self, match: Match[OneArmJoeOptions, OneArmJoeHandState], move: Move
-    ) -> tuple[OneArmJoeHandState, tuple[Event, ...], bool]:
-        """Apply a legal move and tell whether it ended the hand (see :meth:`hand_over`)."""
         state = match.hand_state
         seat = move.seat
         hands = state.hands
         kind = move.kind
-        fields = state.__dict__.copy()  # fields_of(state)
+        fields = fields_of(state)
         if kind is _PLAY:
             tile = move.tile
             assert tile is not None
@@ -401,8 +391,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
         fields["to_act"] = seat + 1 if seat + 1 < len(hands) else 0
         fields["bonus"] = False
         if kind is _PASS:
-            over = _over(hands, state.boneyard, state.open_end, state.dominoed)
-            return _make_state(fields), _PASSED(seat), over
+            return _make_state(fields), _PASSED(seat)
         # DRAW [OAJ-7]
         open_end, boneyard = state.open_end, state.boneyard
         assert open_end is not None
@@ -419,11 +408,10 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
             drawn.append(_drawn_event(key + tile.code))
         grown = list(hands)
         grown[seat] = sorted_tiles(hands[seat] + boneyard)
-        fields["hands"] = hands = tuple(grown)
+        fields["hands"] = tuple(grown)
         fields["boneyard"] = ()
-        over = _over(hands, (), open_end, state.dominoed)
         drawn.append(_TURN_PASSED(seat))
-        return _make_state(fields), tuple(drawn), over
+        return _make_state(fields), tuple(drawn)
 
     def hand_over(self, state: OneArmJoeHandState) -> bool:
         return _over(state.hands, state.boneyard, state.open_end, state.dominoed)

@@ -77,7 +77,7 @@ from itertools import combinations
 from typing import Any
 
 from ...rules import rng
-from ...rules.building import frozen_builder, hand_result, held_tiles, made_of, next_seat
+from ...rules.building import fields_of, frozen_builder, hand_result, held_tiles, made_of, next_seat
 from ...rules.checks import check_length, check_range, require
 from ...rules.events import Event, EventKind
 from ...rules.lines import LaidTile, blocked, check_chain, ends
@@ -231,15 +231,8 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
     def hand_apply(
         self, match: Match[ThrowUpOptions, ThrowUpHandState], move: Move
     ) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
-        state, events, _ = self.hand_step(match, move)
-        return state, events
-
-    def hand_step(
-        self, match: Match[ThrowUpOptions, ThrowUpHandState], move: Move
-    ) -> tuple[ThrowUpHandState, tuple[Event, ...], bool]:
-        """Apply a legal move and tell whether it ended the hand (see :meth:`hand_over`)."""
         state, seat = match.hand_state, move.seat
-        fields = state.__dict__.copy()  # fields_of(state)
+        fields = fields_of(state)
         kind = move.kind
         if kind is _PLAY:
             tile = move.tile
@@ -247,12 +240,11 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
             events = _lay(fields, seat, tile, move.end)
             hands, line = fields["hands"], fields["line"]
             if _how_over(hands, fields["idle_rounds"], line) is not None:
-                return _make_state(fields), events, True  # [THR-9] domino or blocked: at once
+                return _make_state(fields), events  # [THR-9] domino or blocked: at once
             if _plays_of(seat, hands[seat], line, fields["dice"]):
-                return _make_state(fields), events, False  # [THR-5] the player goes on laying
+                return _make_state(fields), events  # [THR-5] the player goes on laying
             # the turn ends; a tile was laid this round, so the hand goes on
-            state, done = _end_turn(match, fields, seat, [*events, _TURN_PASSED(seat)])
-            return state, done, False
+            return _end_turn(match, fields, seat, [*events, _TURN_PASSED(seat)])
         if kind is _DRAW:
             # [THR-7] one tile, kept for a later turn; the turn ends
             boneyard = state.boneyard
@@ -264,8 +256,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
             happened = [_drawn_event(seat * _TILE_CODES + tile.code)]
         else:  # PASS [THR-7]
             happened = [_PASSED(seat)]
-        state, done = _end_turn(match, fields, seat, happened)
-        return state, done, _how_over(state.hands, state.idle_rounds, state.line) is not None
+        return _end_turn(match, fields, seat, happened)
 
     def hand_over(self, state: ThrowUpHandState) -> bool:
         # [THR-9] two idle rounds in a row, a player out of tiles, or the line blocked

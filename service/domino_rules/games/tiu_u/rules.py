@@ -85,7 +85,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import frozen_builder, hand_result, held_tiles, made_of
+from ...rules.building import fields_of, frozen_builder, hand_result, held_tiles, made_of
 from ...rules.checks import check_length, check_sorted, fail, require
 from ...rules.events import Event, EventKind
 from ...rules.match import HandEnd, HandResult, Match
@@ -452,7 +452,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
         self, match: Match[TiuUOptions, TiuUHandState], move: Move
     ) -> tuple[TiuUHandState, tuple[Event, ...]]:
         state, seat, kind = match.hand_state, move.seat, move.kind
-        fields = state.__dict__.copy()  # fields_of(state)
+        fields = fields_of(state)
         following = seat + 1 if seat + 1 < match.players else 0
         events: list[Event] = []
         if kind is _CAPTURE_DRAWN:

@@ -40,8 +40,8 @@ over every tile and every half it may leave open. With no play, discard the ligh
 tile (discards count their pips against the seat, ``[TD-8]``), keeping, of equal
 weights, the tile that matches more of the hand.
 
-Rollouts play the same heuristic for every seat of a sampled world, on tile codes
-(:class:`_Playouts`).
+Playouts play the same heuristic for every seat of a sampled world, from that seat's
+hand, through the rules.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ...bots.dealing import GameBot, Rollouts, Slot, deal_hidden, hidden_pool
+from ...bots.dealing import GameBot, Slot, deal_hidden, hidden_pool
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
 from ...rules.tiles import sorted_tiles
 from .rules import TsairDengHandState, TsairDengOptions, TsairDengTable, place_of
@@ -363,9 +363,6 @@ class TsairDengBot(GameBot):
         state: TsairDengHandState = match.hand_state
         return _choose(legal, state.hands[state.to_act], state.open_pip)
 
-    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
-        return _Playouts(match)
-
 
 def _choose(legal: tuple[Move, ...], hand: tuple[Tile, ...], open_pip: int | None) -> Move:
     """The GREEDY move: the best-scored of ``legal`` (the first of equal scores)."""
@@ -380,86 +377,3 @@ def _choose(legal: tuple[Move, ...], hand: tuple[Tile, ...], open_pip: int | Non
         if key > top_key:
             top, top_key = move, key
     return top
-
-
-# --------------------------------------------------------------------------- playouts
-
-_PLAY = MoveKind.PLAY
-
-
-class _Playouts(Rollouts):
-    """Tsair Deng playouts on tile codes (see :class:`~.dealing.Rollouts`): every seat in
-    turn plays or discards ``[TD-5]`` as the GREEDY heuristic chooses (:func:`_key`,
-    computed the same way; the first of equal scores in the order of the legal moves:
-    plays, then discards, each ascending), until every tile is placed ``[TD-7]``; the
-    points of ``[TD-8]``."""
-
-    def __init__(self, match: Match[TsairDengOptions, TsairDengHandState]) -> None:
-        state = match.hand_state
-        self.players = match.players
-        self.hands = [[t.code for t in hand] for hand in state.hands]  # sorted
-        self.discarded = [sum(t.pips for t in tiles) for tiles in state.discards]
-        self.discards = [len(tiles) for tiles in state.discards]
-        self.open_pip = state.open_pip
-        self.to_act = state.to_act
-
-    def play(self, move: Move) -> tuple[int, ...]:
-        players, high_of, low_of = self.players, _HIGH, _LOW
-        hands = [hand[:] for hand in self.hands]
-        discarded, discards = self.discarded[:], self.discards[:]
-        seat = self.to_act
-        tile = move.tile
-        assert tile is not None
-        hands[seat].remove(tile.code)
-        if move.kind is _PLAY:
-            # [TD-4] the lead names the open half; [TD-5] later, the other half
-            open_pip = move.open_pip if self.open_pip is None else tile.other(self.open_pip)
-        else:
-            open_pip = self.open_pip
-            discarded[seat] += tile.pips
-            discards[seat] += 1
-        assert open_pip is not None
-        seat = seat + 1 if seat + 1 < players else 0
-        counts = [0] * 7
-        for _ in range(sum(len(hand) for hand in hands)):
-            hand = hands[seat]
-            for p in range(7):
-                counts[p] = 0
-            for t in hand:
-                counts[high_of[t]] += 1
-                if high_of[t] != low_of[t]:
-                    counts[low_of[t]] += 1
-            chosen, top_key, last = hand[0], -math.inf, -1
-            for t in hand:  # the plays, ascending [TD-5]
-                if t != last:
-                    last = t
-                    high, low = high_of[t], low_of[t]
-                    if high == open_pip or low == open_pip:
-                        key = (
-                            1000 + high + low + 3 * (counts[low if high == open_pip else high] - 1)
-                        )
-                        if key > top_key:
-                            chosen, top_key = t, key
-            if top_key < 1000:
-                # no play: the discards, ascending [TD-5]
-                last = -1
-                for t in hand:
-                    if t != last:
-                        last = t
-                        high, low = high_of[t], low_of[t]
-                        matching = counts[high] + (0 if high == low else counts[low]) - 1
-                        weight = -(high + low) - matching / 100
-                        if weight > top_key:
-                            chosen, top_key = t, weight
-                high, low = high_of[chosen], low_of[chosen]
-                discarded[seat] += high + low
-                discards[seat] += 1
-            else:
-                high, low = high_of[chosen], low_of[chosen]
-                open_pip = low if high == open_pip else high
-            hand.remove(chosen)
-            seat = seat + 1 if seat + 1 < players else 0
-        if 0 in discards:
-            # [TD-8] someone discarded nothing: every other score is doubled
-            return tuple(2 * d for d in discarded)
-        return tuple(discarded)

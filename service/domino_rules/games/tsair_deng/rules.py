@@ -84,7 +84,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import build_match, frozen_builder, held_tiles, made_of
+from ...rules.building import build_match, fields_of, frozen_builder, held_tiles, made_of
 from ...rules.checks import check_length, check_sorted, fail, require
 from ...rules.discards import (
     CHINESE_HAND_SIZES,
@@ -340,7 +340,7 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
     ) -> tuple[TsairDengHandState, tuple[Event, ...]]:
         state, seat, tile = match.hand_state, move.seat, move.tile
         assert tile is not None
-        fields = state.__dict__.copy()  # fields_of(state)
+        fields = fields_of(state)
         hands = list(state.hands)
         hands[seat] = remove_tile(hands[seat], tile)
         code = tile.code
