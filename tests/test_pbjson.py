@@ -16,7 +16,7 @@ from google.protobuf.message import Message
 from domino_rules import rules
 from domino_rules.api import RulesService
 from domino_rules.api.errors import ApiError, to_status
-from domino_rules.doors import pbjson
+from domino_rules.state import pbjson
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 T = FieldDescriptor

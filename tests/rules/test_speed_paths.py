@@ -33,8 +33,9 @@ from domino_rules.rules import (
     Tile,
     rng,
 )
-from domino_rules.rules.building import build_match, fields_of, frozen_builder, made_of
-from domino_rules.rules.checks import type_check, type_ok
+from domino_rules.rules.building import fields_of, frozen_builder, made_of, type_ok
+from domino_rules.rules.checks import type_check
+from domino_rules.rules.match import build_match
 from domino_rules.rules.tiles import (
     chinese_set,
     distinct,

@@ -30,8 +30,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..rules import HandResult, Match, Ruleset, Status, View
-from ..rules.building import build_match
 from ..rules.limits import MAX_HAND_POINTS
+from ..rules.match import build_match
 from .dealing import GameBot, Rollouts
 
 __all__ = [

@@ -47,7 +47,7 @@ from ..observability import calls, metrics
 from ..serving.settings import Settings
 from ..v1 import domino_rules_pb2 as pb
 from ..web import docs, playground
-from . import pbjson
+from ..state import pbjson
 
 __all__ = [
     "HTTP_STATUS",

@@ -34,7 +34,6 @@ __all__ = [
     "require",
     "shown",
     "type_check",
-    "type_ok",
 ]
 
 
@@ -147,68 +146,3 @@ def type_check(hint: Any) -> TypeCheck:
             fail(f"{what} must be a {hint.__name__}, not a {type(value).__name__}")
 
     return check_exact
-
-
-TypeOk = Callable[[Any], bool]
-
-
-@functools.cache
-def type_ok(hint: Any) -> TypeOk:
-    """A function true exactly when :func:`type_check` of ``hint`` passes: the same walk,
-    written out once per type as straight code (no call per level, no message), so that a
-    valid value is checked fast. On a false answer, run :func:`type_check` for the message.
-
-    >>> type_ok(tuple[int, ...])((1, 2)), type_ok(tuple[int, ...])((1, None))
-    (True, False)
-    """
-    lines: list[str] = []
-    names: dict[str, Any] = {}
-    _emit_type_ok(hint, "value", 1, lines, names)
-    source = "def ok(value):\n" + "\n".join(lines) + "\n    return True\n"
-    exec(compile(source, f"<type_ok of {hint!r}>", "exec"), names)
-    ok: TypeOk = names["ok"]
-    return ok
-
-
-def _emit_type_ok(hint: Any, var: str, depth: int, lines: list[str], names: dict[str, Any]) -> None:
-    """Append to ``lines`` the statements that ``return False`` unless ``var`` has the type
-    ``hint``, mirroring :func:`type_check` case by case."""
-    pad = "    " * depth
-    origin = typing.get_origin(hint)
-    if origin is _UNION or origin is typing.Union:
-        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
-        lines.append(f"{pad}if {var} is not None:")
-        _emit_type_ok(inner, var, depth + 1, lines, names)
-        return
-    if origin is tuple:
-        item = typing.get_args(hint)[0]
-        lines.append(f"{pad}if type({var}) is not tuple: return False")
-        x = f"x{len(names)}"
-        names[x] = None  # reserve the name
-        lines.append(f"{pad}for {x} in {var}:")
-        if item is Tile or item is int:
-            kind = _type_name(item, names)
-            lines.append(f"{pad}    if type({x}) is not {kind}: return False")
-        else:
-            _emit_type_ok(item, x, depth + 1, lines, names)
-        return
-    if not isinstance(hint, type):  # pragma: no cover - a ruleset author's mistake
-        raise TypeError(f"unsupported type {hint!r}")
-    lines.append(f"{pad}if type({var}) is not {_type_name(hint, names)}: return False")
-    if dataclasses.is_dataclass(hint) and hint is not Tile:
-        own = typing.get_type_hints(hint)
-        for f in dataclasses.fields(hint):
-            field_var = f"f{len(names)}"
-            names[field_var] = None
-            lines.append(f"{pad}{field_var} = {var}.{f.name}")
-            _emit_type_ok(own[f.name], field_var, depth, lines, names)
-
-
-def _type_name(kind: type, names: dict[str, Any]) -> str:
-    """The name the generated code uses for ``kind``."""
-    for name, value in names.items():
-        if value is kind:
-            return name
-    name = f"T{len(names)}"
-    names[name] = kind
-    return name

@@ -50,7 +50,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from .building import made_of
+from .building import fields_of, made_of, type_ok
 from .checks import (
     TypeCheck,
     check_length,
@@ -60,7 +60,6 @@ from .checks import (
     is_sorted,
     require,
     type_check,
-    type_ok,
 )
 from .errors import (
     InvalidStateError,
@@ -371,7 +370,7 @@ def _check_status(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
     if status is _IN_PROGRESS:
         require(not ruleset.hand_over(state), "the hand is over, but the status is IN_PROGRESS")
         if match.hand_number > 1:
-            before = match.__dict__.copy()  # fields_of(match)
+            before = fields_of(match)
             before["hand_number"] = match.hand_number - 1
             before["status"] = _HAND_OVER
             ended = ruleset.ends_match(_make_match(before))
@@ -379,7 +378,7 @@ def _check_status(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
         require(bool(ruleset.legal_moves(match)), "nobody has a legal move")
         return
     require(ruleset.hand_over(state), f"the hand is not over, but the status is {status.value}")
-    earlier = match.__dict__.copy()  # fields_of(match)
+    earlier = fields_of(match)
     earlier["history"] = match.history[:-1]
     require(
         ruleset.score_hand(_make_match(earlier)) == match.history[-1],
@@ -391,7 +390,7 @@ def _check_status(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
 
 @functools.cache
 def _match_type_ok(options_type: type, hand_state_type: type) -> Callable[[Any], bool]:
-    """:func:`.checks.type_ok` of a ``Match`` of one ruleset, all fields at once."""
+    """:func:`.building.type_ok` of a ``Match`` of one ruleset, all fields at once."""
     hints = dict(typing.get_type_hints(Match))
     hints["options"] = options_type
     hints["hand_state"] = hand_state_type

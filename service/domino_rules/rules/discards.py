@@ -17,9 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import rng
-from .building import hand_result
 from .limits import MAX_HANDS
-from .match import HandEnd, HandResult, Match
+from .match import HandEnd, HandResult, Match, hand_result
 from .ruleset import TieBreak, points_text, seats_text, tie_break_text
 from .tiles import Tile, hand_pips
 

@@ -4,13 +4,25 @@ framework reads of every hand state."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from .building import fields_of, frozen_builder, made_of
 from .events import Event
 from .tiles import Tile
 
-__all__ = ["HandEnd", "HandResult", "HandState", "Match", "Status"]
+__all__ = [
+    "HandEnd",
+    "HandResult",
+    "HandState",
+    "Match",
+    "Status",
+    "build_match",
+    "hand_result",
+    "held_tiles",
+    "with_hand",
+]
 
 
 class Status(enum.Enum):
@@ -78,3 +90,45 @@ class HandState(Protocol):
 
 
 StateT = TypeVar("StateT", bound=HandState)
+
+
+#: ``Match(*fields)``, every field given in order (:func:`frozen_builder`).
+build_match: Callable[..., Match[Any, Any]] = frozen_builder(Match)
+#: ``HandResult(counts, points, winners, end, settlement)``, all given (:func:`frozen_builder`).
+hand_result: Callable[..., HandResult] = frozen_builder(HandResult)
+
+_match_of: Callable[[dict[str, Any]], Match[Any, Any]] = made_of(Match)
+
+
+def with_hand(
+    match: Match[Any, HandT],
+    state: HandT,
+    events: tuple[Any, ...] | None = None,
+    *,
+    history: tuple[HandResult, ...] | None = None,
+    status: Any = None,
+) -> Match[Any, HandT]:
+    """``dataclasses.replace(match, hand_state=state)``, and ``last_events``, ``history``
+    and ``status`` where given, built by :func:`made_of`: the match of every move.
+
+    >>> import dataclasses
+    >>> from domino_rules.rules import Status
+    >>> match = Match(2, None, "seed", 1, "before")
+    >>> with_hand(match, "after", status=Status.HAND_OVER) == dataclasses.replace(
+    ...     match, hand_state="after", status=Status.HAND_OVER)
+    True
+    """
+    fields = fields_of(match)
+    fields["hand_state"] = state
+    if events is not None:
+        fields["last_events"] = events
+    if history is not None:
+        fields["history"] = history
+    if status is not None:
+        fields["status"] = status
+    return _match_of(fields)
+
+
+def held_tiles(state: HandState) -> tuple[Tile, ...]:
+    """Every tile in every seat's hand (a piece of each ruleset's ``all_tiles``)."""
+    return tuple([tile for tiles in state.hands for tile in tiles])

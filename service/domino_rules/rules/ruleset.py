@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic
 
 from . import rng
-from .building import build_match, with_hand
 from .consistency import check_match
 from .errors import (
     GameOverError,
@@ -55,7 +54,7 @@ from .limits import (
     MAX_HANDS,
     MAX_PLAYOUT_MOVES,
 )
-from .match import HandEnd, HandResult, Match, OptionsT, StateT, Status
+from .match import HandEnd, HandResult, Match, OptionsT, StateT, Status, build_match, with_hand
 from .moves import Move, MoveKind
 from .options import (
     OptionSpec,

@@ -54,11 +54,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import fields_of, frozen_builder, hand_result, held_tiles, made_of
+from ...rules.building import fields_of, frozen_builder, made_of
 from ...rules.checks import check_length, check_seat, fail, require
 from ...rules.events import Event, EventKind
 from ...rules.limits import MAX_HANDS
-from ...rules.match import HandEnd, HandResult, Match
+from ...rules.match import HandEnd, HandResult, Match, hand_result, held_tiles
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
 from ...rules.ruleset import Ruleset, seats_text

@@ -77,11 +77,11 @@ from itertools import combinations
 from typing import Any
 
 from ...rules import rng
-from ...rules.building import fields_of, frozen_builder, hand_result, held_tiles, made_of, next_seat
+from ...rules.building import fields_of, frozen_builder, made_of, next_seat
 from ...rules.checks import check_length, check_range, require
 from ...rules.events import Event, EventKind
 from ...rules.lines import LaidTile, blocked, check_chain, ends
-from ...rules.match import HandEnd, HandResult, Match
+from ...rules.match import HandEnd, HandResult, Match, hand_result, held_tiles
 from ...rules.moves import End, Move, MoveKind
 from ...rules.options import option
 from ...rules.ruleset import Ruleset, points_text, seats_text

@@ -84,7 +84,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import build_match, fields_of, frozen_builder, held_tiles, made_of
+from ...rules.building import fields_of, frozen_builder, made_of
 from ...rules.checks import check_length, check_sorted, fail, require
 from ...rules.discards import (
     CHINESE_HAND_SIZES,
@@ -96,7 +96,7 @@ from ...rules.discards import (
     settlement_of,
 )
 from ...rules.events import Event, EventKind
-from ...rules.match import HandEnd, HandResult, Match, Status
+from ...rules.match import HandEnd, HandResult, Match, Status, build_match, held_tiles
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
 from ...rules.ruleset import Ruleset
