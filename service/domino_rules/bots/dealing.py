@@ -11,11 +11,13 @@ three things about its game:
 * the same heuristic seen from any seat of a sampled world (:meth:`GameBot.heuristic`),
   and the playouts of a world, in which every seat plays it (:meth:`GameBot.rollouts`).
 
-**Playouts.** :class:`CoreRollouts` plays a world out through the rules core
-(``Ruleset.apply``) and :meth:`GameBot.heuristic`: the reference. Each game bot has its own
-:class:`Rollouts` too, which plays the same moves on a compact copy of the world (lists of
-tile codes, no events, no immutable states), several times faster; a test plays both from
-the same worlds and checks that they agree move for move and on every hand's points.
+**Playouts.** A world is played out by the rules themselves: :class:`HandPlayouts` calls
+:meth:`Ruleset.play_hand` (the game's own hand hooks, without the match-level checks and
+events a playout does not need), with :meth:`GameBot.heuristic` choosing for every seat.
+A bot knows how to deal and how to choose; it keeps no move, end of hand or score of its
+own. (Tiu U and Throw-up still keep fast playouts of their own, :class:`Rollouts`, until
+their rules are fast enough for the search's budget; a test plays every game's playouts
+against the service's path.)
 
 Hidden tiles are dealt by :func:`deal_hidden`: a *pool* (the multiset of tiles the seat
 cannot see) is cut into *slots* (another seat's hand, the boneyard, a seat's face-down

@@ -19,13 +19,12 @@ seed, so what a seat cannot see cannot reach the bot.
     by the GREEDY heuristic for every seat (seen from that seat's own hand in the
     world), and scored. Every candidate is played in the same worlds (common random
     numbers: the same hidden tiles, the same later deals and throws), so candidates are
-    compared on equal terms. Playouts run on each game bot's compact copy of a world
-    (:meth:`GameBot.rollouts`: lists of tile codes, no events, no immutable states),
-    which plays exactly the moves the rules core and the heuristic would (a test plays
-    both), several times faster; what depends on the view only (the hidden pool, Tsair
-    Deng's reachable layouts, the fabricated history) is prepared once per suggestion
-    (:func:`~.worlds.world_sampler`); a game bot may deal a world's playouts without
-    building its match (:meth:`GameBot.rollouts_dealer`, Throw-up's), from the same draws.
+    compared on equal terms. Playouts run the rules themselves
+    (:meth:`GameBot.rollouts`: :meth:`Ruleset.play_hand`, the game's own hooks); what
+    depends on the view only (the hidden pool, Tsair Deng's reachable layouts, the
+    fabricated history) is prepared once per suggestion (:func:`~.worlds.world_sampler`);
+    a game bot may deal a world's playouts without building its match
+    (:meth:`GameBot.rollouts_dealer`, Throw-up's), from the same draws.
   - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, 100 in
     Block and Dancing Dragons, and 400 in Throw-up, whose playouts are cheap and whose
     choices gain from more; some 4 to 10 ms of one core per suggestion at the median,
