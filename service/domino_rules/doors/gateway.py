@@ -643,7 +643,7 @@ class GatewayApplication(BaseApplication):  # type: ignore[misc]
             process_root=os.getppid() if self.supervisor is None else self.supervisor,
             process_role="gateway" if self.supervisor is None else "supervisor",
         )
-        tracing.instrument_flask(app)  # nothing unless configured
+        tracing.instrument_flask(app, calls.note_span)  # nothing unless configured
         return _closing_app(app)
 
 
