@@ -1,6 +1,6 @@
 """The REST door under gunicorn: its configuration and the worker that serves it.
 
-``domino-rules serve`` runs this in a child process (``python -m domino_rules.serving.child
+``domino-rules serve`` runs this in a child process (``python -m domino_rules.doors.child
 rest``) on listening sockets it has bound itself; :func:`run_gateway` is the gunicorn
 arbiter, which forks ``--http-workers`` workers of class :class:`GatewayWorker`. The
 arbiter never starts a thread (gunicorn's control socket is off), so its forks are safe.

@@ -523,7 +523,7 @@ class ProcessesCollector(Collector):
         if parent_role in ("grpc", "grpc_pool"):  # a pool a gRPC process started (bots)
             return "grpc_pool"
         argv = _argv(pid)
-        if b"domino_rules.serving.child" in argv:
+        if b"domino_rules.doors.child" in argv:
             return "grpc" if b"grpc" in argv else "gateway"
         return "other"
 
