@@ -48,6 +48,7 @@ __all__ = [
 
 
 def _no_game(ruleset_id: str) -> GameBot | None:
+    """No bot: no game is installed before the catalogue hands its lookup over."""
     return None
 
 
