@@ -119,7 +119,7 @@ def door_processes(serve_pid: int, door: str) -> list[int]:
                 words = cmdline.read().split(b"\0")
         except OSError:
             continue
-        if b"domino_rules.serving.child" in words and door.encode() in words:
+        if b"domino_rules.doors.child" in words and door.encode() in words:
             found.append(pid)
     return found
 

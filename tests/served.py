@@ -173,7 +173,7 @@ def door_processes(served: Served, door: str) -> list[int]:
                 words = cmdline.read().split(b"\0")
         except OSError:
             continue
-        if b"domino_rules.serving.child" in words and door.encode() in words:
+        if b"domino_rules.doors.child" in words and door.encode() in words:
             found.append(pid)
     return found
 

@@ -372,7 +372,7 @@ def test_metrics_outlive_a_dead_process_and_their_directory_goes_with_serve() ->
 _PARENT = """
 import subprocess, sys
 burn = subprocess.Popen(
-    [sys.executable, "-c", sys.argv[1], "domino_rules.serving.child", "grpc"],
+    [sys.executable, "-c", sys.argv[1], "domino_rules.doors.child", "grpc"],
     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
 )
 burn.stdout.readline()

@@ -25,7 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 from google.rpc import code_pb2
 
-from .. import bots, records, rules
+from .. import bots, games, records
 from ..rules import Status, View, rng
 from ..rules.errors import GameOverError, NotYourTurnError, RulesError
 from ..state import codec
@@ -124,11 +124,11 @@ class RulesService:
 
     def ListRulesets(self, request: pb.ListRulesetsRequest) -> pb.ListRulesetsResponse:
         return pb.ListRulesetsResponse(
-            rulesets=[codec.ruleset_to_pb(r) for r in rules.all_rulesets()]
+            rulesets=[codec.ruleset_to_pb(r) for r in games.all_rulesets()]
         )
 
     def NewGame(self, request: pb.NewGameRequest) -> pb.NewGameResponse:
-        ruleset = _rules(lambda: rules.get(request.ruleset))
+        ruleset = _rules(lambda: games.get(request.ruleset).ruleset)
         options = _rules(lambda: codec.options_from_pb(ruleset, request.options))
         seed = _check_seed(request.seed) if request.HasField("seed") else new_seed()
         match = _rules(lambda: ruleset.new_match(options, request.players, seed))
@@ -361,7 +361,7 @@ def _search(job: BotJob, stop: Callable[[], bool]) -> bots.Suggestion:
     """A bot's search, in whichever process :class:`Admission` runs it."""
     try:
         return bots.suggest(
-            rules.get(job.ruleset), job.options, job.players, job.view, job.level,
+            games.get(job.ruleset).ruleset, job.options, job.players, job.view, job.level,
             seed=job.seed, playouts=job.playouts, stop=stop,
         )  # fmt: skip
     except bots.SearchStopped:

@@ -3,7 +3,8 @@
 A *world* is a :class:`~domino_rules.rules.Match` that gives the seat exactly the view
 it has (the same hand, the same public tiles, the same sizes, the same legal moves) and
 that :meth:`Ruleset.check_match` accepts. Its hidden tiles are dealt by the ruleset's
-game bot (the ``bot`` module of each game package, :mod:`domino_rules.games`).
+game bot (the ``bot`` module of each game package, :mod:`domino_rules.games`), which
+:func:`bot_for` finds in the catalogue (see :func:`use_catalogue`).
 The rest of the match is built from public facts:
 
 * the seed is the bot's own (``bot-world-<64 random bits in hex>``, from the bot's
@@ -39,16 +40,20 @@ __all__ = [
     "NoWorldError",
     "bot_for",
     "fabricated_history",
-    "register_bot",
     "rollouts_sampler",
     "sample_world",
+    "use_catalogue",
     "world_sampler",
 ]
 
-#: The game bot of each ruleset, by id: filled by the catalogue (:mod:`domino_rules.games`)
-#: as it installs each game.
-_BOTS: dict[str, GameBot] = {}
 
+def _no_game(ruleset_id: str) -> GameBot | None:
+    """No bot: no game is installed before the catalogue hands its lookup over."""
+    return None
+
+
+#: The game bot of a ruleset id: the catalogue's own lookup (:func:`use_catalogue`).
+_bot_of: Callable[[str], GameBot | None] = _no_game
 
 _IN_PROGRESS = Status.IN_PROGRESS
 
@@ -65,14 +70,21 @@ class NoWorldError(ValueError):
     made, answers it as a bug (``INTERNAL``, ``BOT_FAILED``)."""
 
 
-def register_bot(bot: GameBot) -> None:
-    """Make ``bot`` the game bot of its ruleset (the catalogue does, at install)."""
-    _BOTS[bot.ruleset.id] = bot
+def use_catalogue(bot_of: Callable[[str], GameBot | None]) -> None:
+    """Find the game bot of a ruleset with ``bot_of`` (a ruleset id to the bot of the game
+    installed under it, or ``None``). The catalogue (:mod:`domino_rules.games`) hands its
+    own lookup over when it is imported, before it installs a game: the bots keep no list
+    of games, and import nothing above their kernel. A game's ruleset cannot exist before
+    that (importing a game package imports the catalogue first), so every installed game
+    has its bot."""
+    global _bot_of
+    _bot_of = bot_of
 
 
 def bot_for(ruleset: Ruleset[Any, Any]) -> GameBot | None:
-    """The game bot of ``ruleset``; ``None`` for a ruleset the bots do not play."""
-    return _BOTS.get(ruleset.id)
+    """The game bot of ``ruleset``, the catalogue's; ``None`` for a ruleset the bots do not
+    play (no game of the catalogue has its id)."""
+    return _bot_of(ruleset.id)
 
 
 def fabricated_history(

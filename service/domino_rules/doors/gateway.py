@@ -1,6 +1,6 @@
 """The REST door under gunicorn: its configuration and the worker that serves it.
 
-``domino-rules serve`` runs this in a child process (``python -m domino_rules.serving.child
+``domino-rules serve`` runs this in a child process (``python -m domino_rules.doors.child
 rest``) on listening sockets it has bound itself; :func:`run_gateway` is the gunicorn
 arbiter, which forks ``--http-workers`` workers of class :class:`GatewayWorker`. The
 arbiter never starts a thread (gunicorn's control socket is off), so its forks are safe.
@@ -643,7 +643,7 @@ class GatewayApplication(BaseApplication):  # type: ignore[misc]
             process_root=os.getppid() if self.supervisor is None else self.supervisor,
             process_role="gateway" if self.supervisor is None else "supervisor",
         )
-        tracing.instrument_flask(app)  # nothing unless configured
+        tracing.instrument_flask(app, calls.note_span)  # nothing unless configured
         return _closing_app(app)
 
 

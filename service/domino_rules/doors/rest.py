@@ -45,9 +45,9 @@ from ..api import ApiError, RulesService, to_status
 from ..api.admission import deadline_scope
 from ..observability import calls, metrics
 from ..serving.settings import Settings
+from ..state import pbjson
 from ..v1 import domino_rules_pb2 as pb
 from ..web import docs, playground
-from ..state import pbjson
 
 __all__ = [
     "HTTP_STATUS",

@@ -8,10 +8,17 @@ draws it, what the benchmarks play). The service plays the games of :data:`INSTA
 this package (each process of the service reads it, the bots' worker processes
 included, so a game installed that way is everywhere at once).
 
+This is the one registry of the package. Every other part reads it: the layers above
+import it; the kernel's :func:`domino_rules.rules.get` (with ``all_rulesets`` and
+``most_players``) re-exports it for library users, reading it when first called; and the
+bots' kernel finds each ruleset's bot through the lookup this module hands it
+(:func:`~domino_rules.bots.worlds.use_catalogue`).
+
 Importing this package installs every game; a package that lacks a part, or whose
-parts do not fit together (or do not fit the contract, see :func:`add_check`), fails
-the import with a :class:`~domino_rules.games.package.PackageError` that names the game
-and the part, never at the first request.
+parts do not fit together, fails the import with a
+:class:`~domino_rules.games.package.PackageError` that names the game and the part,
+never at the first request. The layer that knows the contract checks every installed
+game against it when it is imported (:func:`domino_rules.state.codec.check_contract`).
 
 >>> from domino_rules import games
 >>> games.get("one_arm_joe").ruleset.name
@@ -22,20 +29,22 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from typing import Any
 
-from ..bots.worlds import register_bot
-from ..rules import registry
+from ..bots.dealing import GameBot
+from ..bots.worlds import use_catalogue
 from ..rules.errors import UnknownRulesetError
+from ..rules.ruleset import Ruleset
 from .package import GamePackage, PackageError
 
 __all__ = [
     "ENVIRONMENT",
     "INSTALLED",
-    "add_check",
     "all_games",
+    "all_rulesets",
     "get",
     "install",
+    "most_players",
 ]
 
 #: The games this service plays, by module.
@@ -52,7 +61,8 @@ ENVIRONMENT = "DOMINO_RULES_GAMES"
 
 _GAMES: dict[str, GamePackage] = {}
 _MODULES: dict[str, str] = {}
-_CHECKS: list[Callable[[GamePackage], None]] = []
+#: :func:`most_players`, once worked out (``None`` after each install).
+_most: int | None = None
 
 
 def install(module_name: str) -> GamePackage:
@@ -66,24 +76,14 @@ def install(module_name: str) -> GamePackage:
     game = getattr(module, "GAME", None)
     if not isinstance(game, GamePackage):
         raise PackageError(f"{module_name} has no GAME: a game package declares a GamePackage")
+    global _most
     game.check()
     if game.id in _GAMES:
         raise PackageError(f"{module_name}: ruleset id {game.id!r} is taken")
-    for check in _CHECKS:
-        check(game)
-    registry.register(game.ruleset)
-    register_bot(game.bot)
     _GAMES[game.id] = game
     _MODULES[module_name] = game.id
+    _most = None
     return game
-
-
-def add_check(check: Callable[[GamePackage], None]) -> None:
-    """Run ``check`` on every game installed, now and from now on: a layer above (the
-    codec, which knows the contract) refuses a game that lacks a part of its own."""
-    _CHECKS.append(check)
-    for game in list(_GAMES.values()):
-        check(game)
 
 
 def get(ruleset_id: str) -> GamePackage:
@@ -101,10 +101,44 @@ def all_games() -> tuple[GamePackage, ...]:
     return tuple(_GAMES[k] for k in sorted(_GAMES))
 
 
+def all_rulesets() -> tuple[Ruleset[Any, Any], ...]:
+    """The ruleset of every game installed, by id."""
+    return tuple(_GAMES[k].ruleset for k in sorted(_GAMES))
+
+
+def most_players() -> int:
+    """The most players any installed ruleset seats, with any of its options: no seat of
+    any table is this or more."""
+    global _most
+    if _most is None:
+        _most = max((_most_players(g.ruleset) for g in _GAMES.values()), default=0)
+    return _most
+
+
+def _most_players(ruleset: Ruleset[Any, Any]) -> int:
+    """The most players ``ruleset`` seats, with any of its options (an int option of a
+    narrow range is tried at every value)."""
+    most = ruleset.player_range(ruleset.make_options({}))[1]
+    for spec in ruleset.option_specs():
+        low, high = spec.minimum, spec.maximum
+        if spec.type == "int" and low is not None and high is not None and high - low < 64:
+            for value in range(low, high + 1):
+                options = ruleset.make_options({spec.name: value})
+                most = max(most, ruleset.player_range(options)[1])
+    return int(most)
+
+
+def _bot_of(ruleset_id: str) -> GameBot | None:
+    """The bot of the game installed as ``ruleset_id``: what the bots' kernel reads."""
+    game = _GAMES.get(ruleset_id)
+    return game.bot if game is not None else None
+
+
 def _installed() -> list[str]:
     extra = os.environ.get(ENVIRONMENT, "")
     return [*INSTALLED, *(name.strip() for name in extra.split(",") if name.strip())]
 
 
+use_catalogue(_bot_of)
 for _name in _installed():
     install(_name)

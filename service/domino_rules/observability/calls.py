@@ -277,7 +277,7 @@ def note_span(call: Call | None = None) -> None:
     """Give ``call`` (default: this thread's) the ids of the span current in this thread,
     if tracing is on and there is one. The gRPC door's calls run inside their span, and
     :func:`finish` does it; a REST call's span is the Flask request's, which ends before
-    the WSGI middleware finishes the call, so the gateway calls this from inside the
+    the WSGI middleware finishes the call, so the gateway has it called from inside the
     request (:func:`domino_rules.observability.tracing.instrument_flask`)."""
     call = call or current()
     if call is not None:

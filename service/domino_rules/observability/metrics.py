@@ -32,7 +32,7 @@ the ``ErrorInfo`` reason, empty when the call succeeded):
 ``domino_rules_build_info{version}``                         always 1
 ============================================================ ============================
 
-``ruleset`` is one of the registry's ruleset ids, from the game the call opened or made,
+``ruleset`` is one of the catalogue's ruleset ids, from the game the call opened or made,
 or empty when the call had none (an error before a game was read, ``ListRulesets``):
 never a string a client chose, so the label has at most five values.
 
@@ -288,15 +288,15 @@ _rulesets: frozenset[str] | None = None
 
 
 def ruleset_label(ruleset: str | None) -> str:
-    """The ``ruleset`` label of a call: a ruleset id of the registry, or empty (none, or
+    """The ``ruleset`` label of a call: a ruleset id of the catalogue, or empty (none, or
     anything else: a label's values must stay few)."""
     global _rulesets
     if not ruleset:
         return ""
     if _rulesets is None:
-        from ..rules import all_rulesets
+        from .. import games
 
-        _rulesets = frozenset(r.id for r in all_rulesets())
+        _rulesets = frozenset(game.id for game in games.all_games())
     return ruleset if ruleset in _rulesets else ""
 
 
@@ -523,7 +523,7 @@ class ProcessesCollector(Collector):
         if parent_role in ("grpc", "grpc_pool"):  # a pool a gRPC process started (bots)
             return "grpc_pool"
         argv = _argv(pid)
-        if b"domino_rules.serving.child" in argv:
+        if b"domino_rules.doors.child" in argv:
             return "grpc" if b"grpc" in argv else "gateway"
         return "other"
 

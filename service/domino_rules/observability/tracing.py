@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+from collections.abc import Callable
 from typing import Any
 
 __all__ = [
@@ -131,18 +132,19 @@ def instrument_grpc_server() -> bool:
     return True
 
 
-def instrument_flask(app: Any) -> bool:
-    """Trace every request of the Flask ``app``; whether tracing is on."""
+def instrument_flask(app: Any, note_span: Callable[[], None] | None = None) -> bool:
+    """Trace every request of the Flask ``app``, and run ``note_span`` in each request
+    once its span has started (the gateway gives
+    :func:`domino_rules.observability.calls.note_span`); whether tracing is on."""
     if not _set_up():
         return False
     (flask_instrumentation,) = _modules("opentelemetry.instrumentation.flask")
     # probes and scrapes make no spans (OTEL_PYTHON_FLASK_EXCLUDED_URLS changes that)
     excluded = os.environ.get("OTEL_PYTHON_FLASK_EXCLUDED_URLS") or QUIET_URLS
     flask_instrumentation.FlaskInstrumentor().instrument_app(app, excluded_urls=excluded)
-    # after the instrumentation's own before_request, which starts the request's span:
-    # the call notes its ids there, since its access line is written once the span ended
-    from .calls import note_span
-
-    app.before_request(note_span)
+    if note_span is not None:
+        # after the instrumentation's own before_request, which starts the request's span:
+        # the call notes its ids there, since its access line is written once the span ended
+        app.before_request(note_span)
     _turn_on()
     return True

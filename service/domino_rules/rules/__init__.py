@@ -4,7 +4,9 @@ This package is the in-process library API: :func:`get` a ruleset by id, then it
 ``make_options``, ``new_match``, ``legal_moves``, ``apply``, ``view`` and ``score``.
 Its modules are the kernel every game shares (moves, events, the match, views, options,
 the :class:`Ruleset` base and the check of a state from outside); the games themselves
-live in :mod:`domino_rules.games`, which importing this package installs.
+live in :mod:`domino_rules.games`, the catalogue, which :func:`get`, :func:`all_rulesets`
+and :func:`most_players` read when first called (:mod:`.registry`): importing the kernel
+imports no game.
 """
 
 from .errors import (
@@ -58,6 +60,3 @@ __all__ = [
     "get",
     "most_players",
 ]
-
-# last: each game's package imports the kernel above
-from .. import games as _games  # noqa: F401  (installs every game)

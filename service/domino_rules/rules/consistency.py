@@ -74,18 +74,47 @@ from .limits import (
     MAX_SEED_CHARS,
     MAX_TOTAL,
 )
-from .match import HandResult, Match, Status
+from .match import HandEnd, HandResult, Match, Status
+from .moves import Move
 from .options import (
+    OptionSpec,
     _checked_option,
     _int_option_ranges,
     _option_hints,
 )
-from .tiles import SetCodes, set_codes
-
-if typing.TYPE_CHECKING:
-    from .ruleset import Ruleset
+from .tiles import SetCodes, Tile, set_codes
 
 __all__ = ["check_match"]
+
+
+class _Ruleset(typing.Protocol):
+    """What the check reads of a ruleset: a :class:`~.ruleset.Ruleset`, named by what it
+    offers, since the base imports this module (it is its ``check_match``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def options_type(self) -> type: ...
+    @property
+    def hand_state_type(self) -> type: ...
+    @property
+    def hand_ends(self) -> frozenset[HandEnd]: ...
+    @property
+    def settles_hands(self) -> bool: ...
+    @property
+    def hands_may_have_no_winner(self) -> bool: ...
+    def option_specs(self) -> tuple[OptionSpec, ...]: ...
+    def check_options(self, options: Any) -> None: ...
+    def player_range(self, options: Any) -> tuple[int, int]: ...
+    def max_hands(self, options: Any, players: int) -> int: ...
+    def full_set(self, options: Any) -> tuple[Tile, ...]: ...
+    def all_tiles(self, state: Any) -> tuple[Tile, ...]: ...
+    def check_hand_state(self, match: Match[Any, Any]) -> None: ...
+    def hand_over(self, state: Any) -> bool: ...
+    def score_hand(self, match: Match[Any, Any]) -> HandResult: ...
+    def ends_match(self, match: Match[Any, Any]) -> bool: ...
+    def legal_moves(self, match: Match[Any, Any]) -> tuple[Move, ...]: ...
+
 
 _IN_PROGRESS, _HAND_OVER, _MATCH_OVER = Status.IN_PROGRESS, Status.HAND_OVER, Status.MATCH_OVER
 _make_match = made_of(Match)
@@ -97,7 +126,7 @@ _END = operator.attrgetter("end")
 _SETTLEMENT = operator.attrgetter("settlement")
 
 
-def check_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any], *, typed: bool = False) -> None:
+def check_match(ruleset: _Ruleset, match: Match[Any, Any], *, typed: bool = False) -> None:
     """Raise :class:`InvalidStateError` unless ``match`` is a state of ``ruleset`` that play
     can reach, as far as any rule relies on it (the checks, in order: the module
     docstring). Every ruleset has it as its method ``check_match``. ``typed``: the caller
@@ -148,7 +177,7 @@ def check_match(ruleset: Ruleset[Any, Any], match: Match[Any, Any], *, typed: bo
     _check_status(ruleset, match)
 
 
-def _options_in_range(ruleset: Ruleset[Any, Any], options: Any) -> bool:
+def _options_in_range(ruleset: _Ruleset, options: Any) -> bool:
     """Every int option within its range (the option types are checked already):
     ``False`` sends :meth:`check_match` to the checks of :meth:`make_options`."""
     for name, low, high in _int_option_ranges(ruleset.options_type):
@@ -158,7 +187,7 @@ def _options_in_range(ruleset: Ruleset[Any, Any], options: Any) -> bool:
     return True
 
 
-def _check_match_types(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
+def _check_match_types(ruleset: _Ruleset, match: Match[Any, Any]) -> None:
     if type(match) is not Match:
         fail(f"a match must be a Match, not a {type(match).__name__}")
     for name, limit in (("history", MAX_HANDS), ("last_events", MAX_EVENTS)):
@@ -173,16 +202,12 @@ def _check_match_types(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> No
     raise AssertionError("type_ok and type_check disagree")  # pragma: no cover
 
 
-def _check_history(
-    ruleset: Ruleset[Any, Any], history: tuple[HandResult, ...], players: int
-) -> None:
+def _check_history(ruleset: _Ruleset, history: tuple[HandResult, ...], players: int) -> None:
     if not _history_ok(ruleset, history, players):
         _explain_history(ruleset, history, players)
 
 
-def _explain_history(
-    ruleset: Ruleset[Any, Any], history: tuple[HandResult, ...], players: int
-) -> None:
+def _explain_history(ruleset: _Ruleset, history: tuple[HandResult, ...], players: int) -> None:
     """The checks of the history hand by hand, in order: raise the error of the first
     that fails (:meth:`_history_ok` found one); pass a history that fails none."""
     totals = [0] * players
@@ -235,7 +260,7 @@ def _explain_history(
             check_range(nets[seat], -MAX_TOTAL, MAX_TOTAL, f"seat {seat}'s settlement")
 
 
-def _history_ok(ruleset: Ruleset[Any, Any], history: tuple[HandResult, ...], players: int) -> bool:
+def _history_ok(ruleset: _Ruleset, history: tuple[HandResult, ...], players: int) -> bool:
     """True exactly when :meth:`_explain_history` raises nothing: the same checks by
     columns, each a builtin over all the hands at once (a history has up to 1,000
     hands, and a loop per hand and seat cost more than the rest of a decode; the
@@ -284,7 +309,7 @@ def _history_ok(ruleset: Ruleset[Any, Any], history: tuple[HandResult, ...], pla
     )
 
 
-def _check_events(ruleset: Ruleset[Any, Any], match: Match[Any, Any], codes: SetCodes) -> None:
+def _check_events(ruleset: _Ruleset, match: Match[Any, Any], codes: SetCodes) -> None:
     events, players = match.last_events, match.players
     in_set, size, top = codes.distinct, len(codes.codes), codes.top
     if len(events) > MAX_EVENTS:
@@ -317,7 +342,7 @@ def _check_events(ruleset: Ruleset[Any, Any], match: Match[Any, Any], codes: Set
                 _explain_event(ruleset, event, players, codes)
 
 
-def _explain_event(ruleset: Ruleset[Any, Any], event: Event, players: int, codes: SetCodes) -> None:
+def _explain_event(ruleset: _Ruleset, event: Event, players: int, codes: SetCodes) -> None:
     """Raise the error of the first check ``event`` fails (see :meth:`check_match`)."""
     in_set, size, top = codes.distinct, len(codes.codes), codes.top
     what = f"a {event.kind.value} event"
@@ -349,7 +374,7 @@ def _explain_event(ruleset: Ruleset[Any, Any], event: Event, players: int, codes
     raise AssertionError("an event refused by no check")  # pragma: no cover
 
 
-def _check_hand_state_shape(ruleset: Ruleset[Any, Any], match: Match[Any, Any], size: int) -> None:
+def _check_hand_state_shape(ruleset: _Ruleset, match: Match[Any, Any], size: int) -> None:
     state, players = match.hand_state, match.players
     hands = state.hands
     if len(hands) != players:
@@ -365,7 +390,7 @@ def _check_hand_state_shape(ruleset: Ruleset[Any, Any], match: Match[Any, Any], 
         check_seat(state.leader, players, "leader")
 
 
-def _check_status(ruleset: Ruleset[Any, Any], match: Match[Any, Any]) -> None:
+def _check_status(ruleset: _Ruleset, match: Match[Any, Any]) -> None:
     status, state = match.status, match.hand_state
     if status is _IN_PROGRESS:
         require(not ruleset.hand_over(state), "the hand is over, but the status is IN_PROGRESS")

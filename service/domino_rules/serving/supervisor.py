@@ -10,7 +10,7 @@ What it does, in order:
    line naming the flag and the variable;
 2. starts ``--grpc-workers`` gRPC processes, which all bind the reserved port with
    ``SO_REUSEPORT``, and the REST gateway (gunicorn, ``--http-workers`` workers), each
-   by exec (``python -m domino_rules.serving.child``), without ``preexec_fn``; each child asks
+   by exec (``python -m domino_rules.doors.child``), without ``preexec_fn``; each child asks
    the kernel for SIGTERM should the supervisor die;
 3. prints the two ``listening`` lines (and a third for a metrics port of its own) once
    every gRPC process has said it serves and the gateway has answered ``GET /healthz``;
@@ -29,7 +29,8 @@ Every door process writes its metrics into a private directory the supervisor ma
 (``PROMETHEUS_MULTIPROC_DIR``, :func:`~domino_rules.serving.lifecycle.metrics_directory`) and
 removes once every child has ended.
 
-The supervisor never imports gRPC and never starts a thread, so nothing here forks after
+The supervisor never imports gRPC, nor a door (it starts each by command, from
+:mod:`domino_rules.doors.child`), and never starts a thread, so nothing here forks after
 a gRPC thread exists; each gRPC process creates its threads after its own exec.
 """
 
@@ -266,7 +267,7 @@ class Supervisor:
         return [
             sys.executable,
             "-m",
-            "domino_rules.serving.child",
+            "domino_rules.doors.child",
             door,
             "--parent",
             str(os.getpid()),

@@ -8,10 +8,11 @@ Two kinds of conversion live here:
 * **The private state**: the envelope of a token's payload (:class:`Game`), packed by
   :mod:`domino_rules.state.packing` and checked by the rules' ``check_match`` on the way in.
 
-Every game the catalogue installs is checked against the contract as it is installed
-(:func:`check_contract`, here at import for the games installed before): a game whose
-options or view table have no message, or whose dataclass has a field its message lacks,
-fails there with a :class:`ContractError` that names what to add to the proto.
+Every game of the catalogue is checked against the contract when this module is imported
+(:func:`check_contract`; the catalogue has installed them all by then, and the service
+imports this module before it serves): a game whose options or view table have no
+message, or whose dataclass has a field its message lacks, stops the import with a
+:class:`ContractError` that names what to add to the proto.
 
 Decoding a state never trusts its input: any mismatch raises :class:`StateDecodeError`.
 """
@@ -427,8 +428,8 @@ _PROTO = "proto/domino_rules/v1/domino_rules.proto"
 
 def check_contract(game: GamePackage) -> None:
     """Raise :class:`ContractError`, naming what the proto lacks, unless ``game``'s options
-    and view table have their messages, field for field (the catalogue runs it on every
-    game as it is installed)."""
+    and view table have their messages, field for field (run on every installed game when
+    this module is imported)."""
     ruleset, name = game.ruleset, game.ruleset.id
     specs = ruleset.option_specs()
     options = pb.Options.DESCRIPTOR.fields_by_name.get(name)
@@ -463,7 +464,9 @@ def check_contract(game: GamePackage) -> None:
         )
 
 
-games.add_check(check_contract)
+# every game installed, checked once: one without its messages fails the start of the service
+for _game in games.all_games():
+    check_contract(_game)
 
 
 def score_to_pb(score: Score) -> pb.GetScoreResponse:

@@ -61,6 +61,7 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+from .. import games
 from ..rules import Match, Ruleset, Tile
 from ..rules.building import frozen_builder
 from ..rules.limits import MAX_EVENTS, MAX_HANDS
@@ -772,9 +773,7 @@ def _layout_of(ruleset: Ruleset[Any, Any]) -> tuple[_Packer, _Unpacker]:
 
 @functools.cache
 def _by_fingerprint() -> dict[bytes, Ruleset[Any, Any]]:
-    from ..rules import all_rulesets
-
-    return {fingerprint(r): r for r in all_rulesets()}
+    return {fingerprint(r): r for r in games.all_rulesets()}
 
 
 # =========================================================================== payloads

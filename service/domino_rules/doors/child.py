@@ -1,7 +1,7 @@
 """The entry point of the processes that ``domino-rules serve`` starts: one door each.
 
-``python -m domino_rules.serving.child grpc --parent PID --ready-fd N [--drain-fd M]`` serves
-gRPC (:func:`domino_rules.doors.grpc_server.serve_process`); ``python -m domino_rules.serving.child
+``python -m domino_rules.doors.child grpc --parent PID --ready-fd N [--drain-fd M]`` serves
+gRPC (:func:`domino_rules.doors.grpc_server.serve_process`); ``python -m domino_rules.doors.child
 rest --parent PID --listen-fd N [--listen-fd ...] [--drain-fd M]`` runs the REST gateway
 under gunicorn (:mod:`domino_rules.doors.gateway`). Settings come from the ``DOMINO_RULES_*``
 variables, which the supervisor has already checked.
@@ -17,13 +17,13 @@ import argparse
 import sys
 
 from ..observability import logs
-from .lifecycle import end_with_parent
+from ..serving.lifecycle import end_with_parent
 
 __all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="domino_rules.serving.child")
+    parser = argparse.ArgumentParser(prog="domino_rules.doors.child")
     parser.add_argument("door", choices=("grpc", "rest"))
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--ready-fd", type=int)
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     end_with_parent(args.parent)
 
-    from .settings import Settings
+    from ..serving.settings import Settings
 
     settings = Settings.from_env()
     if args.door == "grpc":
@@ -41,10 +41,10 @@ def main(argv: list[str] | None = None) -> int:
         logs.relay_native_stderr()
     logs.configure(settings.log_level, settings.log_format)
     if args.door == "grpc":
-        from ..doors.grpc_server import serve_process
+        from .grpc_server import serve_process
 
         return serve_process(settings, ready_fd=args.ready_fd, drain_fd=args.drain_fd)
-    from ..doors.gateway import run_gateway
+    from .gateway import run_gateway
 
     return run_gateway(
         settings,
