@@ -209,8 +209,6 @@ _AUTO_PLAYED = _laid_events(EventKind.AUTO_PLAY, bonus=False)
 _AUTO_PLAYED_BONUS = _laid_events(EventKind.AUTO_PLAY, bonus=True)
 _DEAL_EVENT = Event(EventKind.DEAL, count=HAND_SIZE)
 _DEALT = functools.cache(lambda leader: (_DEAL_EVENT, _LEADER(leader)))
-# members read on every move or hand, as module constants (an Enum's class attribute is a
-# slow lookup)
 _PLAY, _PASS = MoveKind.PLAY, MoveKind.PASS
 _DOMINOED, _BLOCKED = HandEnd.DOMINOED, HandEnd.BLOCKED
 _SHARED, _MINUS_OWN = Tie.SHARED, Scoring.OTHERS_MINUS_OWN
@@ -255,7 +253,7 @@ def _lay(
     hands = list(state.hands)
     hands[seat] = tiles
     fields["hands"] = tuple(hands)
-    fields["line"] = state.line + (tile,)  # noqa: RUF005 (cheaper than unpacking)
+    fields["line"] = (*state.line, tile)
     # [OAJ-4] one open end; a double leaves it unchanged
     open_end = state.open_end
     fields["open_end"] = open_end = (
@@ -308,10 +306,7 @@ class OneArmJoe(Ruleset[OneArmJoeOptions, OneArmJoeHandState]):
     def void_deal(self, match: Match[OneArmJoeOptions, Any], order: tuple[Tile, ...]) -> bool:
         # [OAJ-3] nobody holds a double (none among the tiles dealt): the deal is void and
         # dealt again
-        for tile in order[: match.players * HAND_SIZE]:  # noqa: SIM110 (cheaper than all())
-            if tile.is_double:
-                return False
-        return True
+        return not any(tile.is_double for tile in order[: match.players * HAND_SIZE])
 
     def deal_from(
         self, match: Match[OneArmJoeOptions, Any], hand_number: int, order: tuple[Tile, ...]
