@@ -154,7 +154,7 @@ def test_the_declared_cases_fit_the_ruleset(ruleset_id: str) -> None:
     count is one the ruleset seats with those options."""
     ruleset, cases = rules.get(ruleset_id), cases_for(ruleset_id)
     specs = {spec.name: spec for spec in ruleset.option_specs()}
-    for int_values in (cases.int_values, cases.golden_int_values):
+    for int_values in (cases.int_values, cases.golden_int_values, cases.checked_int_values):
         for name, values in int_values.items():
             assert specs[name].type == "int", name
             for value in values:

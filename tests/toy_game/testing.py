@@ -67,5 +67,7 @@ TESTS = GameTests(
             " hand, so no level can play better than another"
         ),
     ),
+    checked_int_values={},
+    forgeries=None,
     golden_int_values={},
 )

@@ -19,15 +19,16 @@ from __future__ import annotations
 
 import importlib
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..rules import Tile
+from ..rules import Match, Tile
 from .package import GamePackage
 
 __all__ = [
     "DealCase",
+    "Forgeries",
     "GameTests",
     "HandRecord",
     "HiddenPlace",
@@ -41,6 +42,7 @@ __all__ = [
     "declarations_of",
     "leak",
     "own",
+    "replace_at",
     "seeds",
 ]
 
@@ -118,6 +120,10 @@ class MatchRecord:
     hands: list[HandRecord] = field(default_factory=list)
     score: dict[str, Any] = field(default_factory=dict)
 
+
+#: Forgeries of a state: (what is wrong, the forged match), each one ``check_match`` must
+#: refuse.
+Forgeries = Callable[[Match[Any, Any]], Iterator[tuple[str, Match[Any, Any]]]]
 
 #: Re-deals every hand of a record from the seed (options as docs/rules.md names them),
 #: asserting that each deal is the one shown, and returns counts of the rarer events met.
@@ -197,10 +203,23 @@ class GameTests:
     #: Values recorded for each integer option (others keep their default; every bool
     #: and enum value is recorded).
     golden_int_values: Mapping[str, tuple[int, ...]]
+    # -- states from outside (tests/rules/test_framework.py)
+    #: Values drawn at random for each integer option (repeats weigh more; others keep
+    #: their default; bools and enum values are drawn too) for the random matches whose
+    #: states are checked and forged.
+    checked_int_values: Mapping[str, tuple[int, ...]]
+    #: Forgeries of the game's own fields and of the invariants its docstring names, on
+    #: top of those every game gets (none: only those).
+    forgeries: Forgeries | None
     # -- a finished hand in words (tests/rules/test_hand_reasons.py)
     #: Words of the game's own that a hand's reason says in place of what only the hand's
     #: final state told, once the match no longer holds it (the kernel's are known).
     reasons_later_say: tuple[str, ...] = ()
+
+
+def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``items`` with ``value`` at ``index``."""
+    return (*items[:index], value, *items[index + 1 :])
 
 
 def seeds(prefix: str, count: int) -> tuple[str, ...]:

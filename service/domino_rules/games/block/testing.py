@@ -114,6 +114,13 @@ TESTS = GameTests(
             " bench/tournament.py measures it"
         ),
     ),
+    checked_int_values={
+        "set_max_pip": (6, 6, 9),
+        "hand_size": (0, 0, 3),
+        "boneyard_keep": (0, 0, 2),
+        "target_score": (0, 0, 30),
+    },
+    forgeries=None,
     golden_int_values={
         "set_max_pip": (6,),
         "hand_size": (0,),

@@ -86,5 +86,7 @@ TESTS = GameTests(
             " bench/tournament.py measures it"
         ),
     ),
+    checked_int_values={"hands": (1, 2), "target_score": (0, 0, 40)},
+    forgeries=None,
     golden_int_values={"hands": (1, 2), "target_score": (0, 50)},
 )

@@ -5,11 +5,12 @@ What a seat sees: its own hand and the arm; not others' hands, nor the boneyard.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...rules import Tile
+from ...rules import Match, Tile
 from ..redeal import DOUBLE_SIX_SET, as_tuples, shuffled
 from ..testing import (
     DealCase,
@@ -24,7 +25,7 @@ from ..testing import (
     seeds,
 )
 
-__all__ = ["TESTS", "redeal"]
+__all__ = ["TESTS", "forgeries", "redeal"]
 
 
 def _sees(hand: Any, seat: int | None) -> list[Tile]:
@@ -54,6 +55,30 @@ def redeal(record: MatchRecord, seed: str, options: Mapping[str, Any]) -> dict[s
         assert hand.to_act == leader
         stats["redeals"] += attempt
     return dict(stats)
+
+
+def forgeries(match: Match[Any, Any]) -> Iterator[tuple[str, Match[Any, Any]]]:
+    """Forgeries of its own fields and of the invariants its docstring names."""
+    state, replace = match.hand_state, dataclasses.replace
+
+    def with_state(**fields: Any) -> Match[Any, Any]:
+        return replace(match, hand_state=replace(state, **fields))
+
+    yield "boneyard of 200 tiles", with_state(boneyard=(Tile(1, 0),) * 200)
+    yield "open end outside the set", with_state(open_end=19)
+    yield (
+        "open end None mid-hand" if state.line else "open end before the lead",
+        (with_state(open_end=None if state.line else 6)),
+    )
+    yield "dominoed by nobody out", with_state(dominoed=(state.to_act + 1) % match.players)
+    yield "dominoed huge", with_state(dominoed=2**63 - 1)
+    if not state.line:
+        other = (state.leader + 1) % match.players
+        yield (
+            "the lead by a seat without the highest double",
+            with_state(leader=other, to_act=other),
+        )
+    yield "a line twice as long", with_state(line=state.line * 2 + (Tile(0, 0),))
 
 
 TESTS = GameTests(
@@ -86,5 +111,7 @@ TESTS = GameTests(
     hidden=(HiddenPlace("hands", True, True), HiddenPlace("boneyard", False, False)),
     # STRONG's edge over GREEDY, about 0.1, is some three standard errors of 100 deals
     strength=Strength({"target_score": 0}, greedy_over_random=100, strong_over_greedy=100),
+    checked_int_values={"set_max_pip": (6, 6, 9, 18), "target_score": (0, 0, 25)},
+    forgeries=forgeries,
     golden_int_values={"set_max_pip": (6, 9), "target_score": (0, 30)},
 )

@@ -5,11 +5,12 @@ What a seat sees: its own hand and the line; not others' hands, nor the boneyard
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...rules import Tile
+from ...rules import Match, Tile
 from ..redeal import DOUBLE_SIX_WITHOUT_BLANK, as_tuples, shuffled, throw
 from ..testing import (
     DealCase,
@@ -24,7 +25,7 @@ from ..testing import (
     seeds,
 )
 
-__all__ = ["TESTS", "redeal"]
+__all__ = ["TESTS", "forgeries", "redeal"]
 
 
 def _sees(hand: Any, seat: int | None) -> list[Tile]:
@@ -78,6 +79,34 @@ def redeal(record: MatchRecord, seed: str, options: Mapping[str, Any]) -> dict[s
         stats["rounds"] += hand.final_table["round"]
         assert hand.dice == expected, f"hand {hand.number}"
     return dict(stats)
+
+
+def forgeries(match: Match[Any, Any]) -> Iterator[tuple[str, Match[Any, Any]]]:
+    """Forgeries of its own fields and of the invariants its docstring names."""
+    state, replace = match.hand_state, dataclasses.replace
+
+    def with_state(**fields: Any) -> Match[Any, Any]:
+        return replace(match, hand_state=replace(state, **fields))
+
+    for dice in ((), (1, 2), (1, 2, 3, 4), (1, 2, 3) * 8, (0, 1, 2), (6, 6, 7), (1, 2, None)):
+        yield f"dice {dice}", with_state(dice=dice)
+    yield "pegs one more", with_state(pegs=(*state.pegs, 0))
+    yield "pegs that do not add up", with_state(pegs=(state.pegs[0] + 1, *state.pegs[1:]))
+    yield "round 0", with_state(round=0)
+    yield "round huge", with_state(round=2**63 - 1)
+    yield "idle rounds 3", with_state(idle_rounds=3)
+    yield "idle rounds -1", with_state(idle_rounds=-1)
+    yield "laid None", with_state(laid_this_round=None)
+    if state.line:
+        first = state.line[0]
+        yield (
+            "a laid tile with wrong halves",
+            with_state(line=(replace(first, left=first.right + 7), *state.line[1:])),
+        )
+        yield (
+            "a laid tile of pip 99",
+            with_state(line=(replace(first, left=99, right=99), *state.line[1:])),
+        )
 
 
 TESTS = GameTests(
@@ -140,5 +169,7 @@ TESTS = GameTests(
             " matches to show, which bench/tournament.py plays"
         ),
     ),
+    checked_int_values={"hands_per_player": (1,)},
+    forgeries=forgeries,
     golden_int_values={"hands_per_player": (1,)},
 )

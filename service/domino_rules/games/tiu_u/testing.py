@@ -7,11 +7,12 @@ its order).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...rules import Tile
+from ...rules import Match, Tile
 from ..redeal import TWO_CHINESE, as_tuples, shuffled, tiles
 from ..testing import (
     DealCase,
@@ -26,7 +27,7 @@ from ..testing import (
     seeds,
 )
 
-__all__ = ["TESTS", "redeal"]
+__all__ = ["TESTS", "forgeries", "redeal"]
 
 
 def _sees(hand: Any, seat: int | None) -> list[Tile]:
@@ -63,6 +64,27 @@ def redeal(record: MatchRecord, seed: str, options: Mapping[str, Any]) -> dict[s
         assert as_tuples(hand.internal.woodpile) == rest[::-1]  # drawn from the hands' end
         assert hand.to_act == (hand.number - 1) % players
     return dict(stats)
+
+
+def forgeries(match: Match[Any, Any]) -> Iterator[tuple[str, Match[Any, Any]]]:
+    """Forgeries of its own fields and of the invariants its docstring names."""
+    state, replace = match.hand_state, dataclasses.replace
+
+    def with_state(**fields: Any) -> Match[Any, Any]:
+        return replace(match, hand_state=replace(state, **fields))
+
+    yield "the wrong seat to act", with_state(to_act=(state.to_act + 1) % match.players)
+    yield "the wrong leader", with_state(leader=(state.leader + 1) % match.players)
+    yield "catches one fewer", with_state(catches=state.catches[:-1])
+    yield "a lake out of order", with_state(lake=(*reversed(state.lake), Tile(1, 1)))
+    yield "a pile of a tile outside the set", with_state(piles=(Tile(0, 0),))
+    if state.woodpile:
+        yield (
+            "a drawn tile with no choice",
+            with_state(drawn=state.woodpile[0], woodpile=state.woodpile[1:]),
+        )
+    if state.woodpile:
+        yield "woodpile of 200", with_state(woodpile=state.woodpile * 200)
 
 
 TESTS = GameTests(
@@ -102,5 +124,7 @@ TESTS = GameTests(
             " matches to show, which bench/tournament.py plays"
         ),
     ),
+    checked_int_values={"hands": (1, 2)},
+    forgeries=forgeries,
     golden_int_values={"hands": (1, 2)},
 )

@@ -8,10 +8,11 @@ over ``[TD-2]``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ...rules import Tile
+from ...rules import Match, Tile
 from ..redeal import CHINESE, Stream, as_tuples, shuffled
 from ..testing import (
     DealCase,
@@ -23,10 +24,11 @@ from ..testing import (
     Strength,
     leak,
     own,
+    replace_at,
     seeds,
 )
 
-__all__ = ["PLACES", "TESTS", "redeal", "serpentine_tops"]
+__all__ = ["PLACES", "TESTS", "forgeries", "redeal", "serpentine_tops"]
 
 #: [TD-6] the serpentine has 8 places.
 PLACES = 8
@@ -75,6 +77,26 @@ def redeal(record: MatchRecord, seed: str, options: Mapping[str, Any]) -> dict[s
     return {"aside": len(CHINESE) - k * players}
 
 
+def forgeries(match: Match[Any, Any]) -> Iterator[tuple[str, Match[Any, Any]]]:
+    """Forgeries of its own fields and of the invariants its docstring names."""
+    state, replace = match.hand_state, dataclasses.replace
+
+    def with_state(**fields: Any) -> Match[Any, Any]:
+        return replace(match, hand_state=replace(state, **fields))
+
+    yield "discards one more seat", with_state(discards=(*state.discards, ()))
+    yield "the wrong seat to act", with_state(to_act=(state.to_act + 1) % match.players)
+    yield "an open half of 19", with_state(open_pip=19)
+    yield "open half None", with_state(open_pip=None)
+    if state.unused:
+        moved = tuple(sorted(state.hands[0] + state.unused))
+        yield (
+            "unused tiles moved to a hand",
+            with_state(unused=(), hands=replace_at(state.hands, 0, moved)),
+        )
+    yield "played twice as long", with_state(played=state.played * 2 + (Tile(6, 6),))
+
+
 TESTS = GameTests(
     int_values={"hands": (1, 3), "target_score": (0, 120)},
     conformance_matches=300,
@@ -108,5 +130,7 @@ TESTS = GameTests(
     ),
     # STRONG's edge over GREEDY, about 0.2, is some three standard errors of 20 deals
     strength=Strength({"hands": 1}, greedy_over_random=100, strong_over_greedy=20),
+    checked_int_values={"hands": (1, 2), "target_score": (0, 0, 40)},
+    forgeries=forgeries,
     golden_int_values={"hands": (1, 2), "target_score": (0, 60)},
 )
