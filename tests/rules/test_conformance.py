@@ -175,5 +175,8 @@ def test_the_declared_cases_fit_the_ruleset(ruleset_id: str) -> None:
         assert low <= setup.players <= high, setup
     assert cases.tokens.seeds and all(setup.seeds for setup in cases.leak_games)
     assert cases.deals, "a ruleset's deals must be checkable"
+    playground = cases.playground
+    assert set(playground.form) <= set(specs) and 0 <= playground.seat < playground.players
+    assert playground.level in ("RANDOM", "GREEDY")
     fields = {f.name for f in dataclasses.fields(ruleset.hand_state_type)}
     assert {place.name for place in cases.hidden} <= fields, "hidden: not fields of the state"

@@ -159,7 +159,8 @@ def test_the_playground_draws_it_from_the_catalogue(
     served: Served,
 ) -> None:
     page = Playground(browser, f"{served.base}/play?delay=0")
-    page.set_up(Match(ID, players=2, seat=1, level="GREEDY", seed="toy-page"))
+    declared = TESTS.playground
+    page.set_up(Match(ID, declared.players, declared.seat, declared.level, declared.seed))
     page.await_person()
     played = page.play_to_the_end(random.Random(7))
     assert page.status() == "MATCH_OVER"

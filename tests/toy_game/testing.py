@@ -16,6 +16,7 @@ from domino_rules.games.testing import (
     HiddenPlace,
     Judge,
     MatchRecord,
+    PlaygroundMatch,
     Setup,
     Strength,
     leak,
@@ -67,6 +68,7 @@ TESTS = GameTests(
             " hand, so no level can play better than another"
         ),
     ),
+    playground=PlaygroundMatch(2, 1, "GREEDY", "toy-page"),
     checked_int_values={},
     forgeries=None,
     golden_int_values={},

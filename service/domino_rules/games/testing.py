@@ -35,6 +35,7 @@ __all__ = [
     "Judge",
     "MatchRecord",
     "MissingTestsError",
+    "PlaygroundMatch",
     "Redealer",
     "Setup",
     "Strength",
@@ -159,6 +160,22 @@ class Strength:
 
 
 @dataclass(frozen=True)
+class PlaygroundMatch:
+    """A match a person plays through the playground's form, bots filling the other seats
+    (tests/browser/): short, with a non-default option typed in, and two hands at least
+    where the game has more than one (so that the next hand is clicked)."""
+
+    players: int
+    #: The person's seat.
+    seat: int
+    #: The other seats' bot: ``RANDOM`` or ``GREEDY``.
+    level: str
+    seed: str
+    #: Options as typed into their fields.
+    form: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameTests:
     """Everything the tests that run over the catalogue need to know of one game."""
 
@@ -203,6 +220,9 @@ class GameTests:
     #: Values recorded for each integer option (others keep their default; every bool
     #: and enum value is recorded).
     golden_int_values: Mapping[str, tuple[int, ...]]
+    # -- the playground (tests/browser/)
+    #: The match a person plays through the page.
+    playground: PlaygroundMatch
     # -- states from outside (tests/rules/test_framework.py)
     #: Values drawn at random for each integer option (repeats weigh more; others keep
     #: their default; bools and enum values are drawn too) for the random matches whose

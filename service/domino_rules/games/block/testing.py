@@ -19,6 +19,7 @@ from ..testing import (
     HiddenPlace,
     Judge,
     MatchRecord,
+    PlaygroundMatch,
     Setup,
     Strength,
     TileTuple,
@@ -113,6 +114,13 @@ TESTS = GameTests(
             "STRONG's edge over GREEDY takes more matches to show than this test plays:"
             " bench/tournament.py measures it"
         ),
+    ),
+    playground=PlaygroundMatch(
+        4,
+        2,
+        "GREEDY",
+        "playground block",
+        {"partnership": "true", "draw": "true", "target_score": "40"},
     ),
     checked_int_values={
         "set_max_pip": (6, 6, 9),

@@ -18,6 +18,7 @@ from ..testing import (
     HiddenPlace,
     Judge,
     MatchRecord,
+    PlaygroundMatch,
     Setup,
     Strength,
     leak,
@@ -86,6 +87,7 @@ TESTS = GameTests(
             " bench/tournament.py measures it"
         ),
     ),
+    playground=PlaygroundMatch(3, 1, "GREEDY", "playground dancing dragons", {"hands": "2"}),
     checked_int_values={"hands": (1, 2), "target_score": (0, 0, 40)},
     forgeries=None,
     golden_int_values={"hands": (1, 2), "target_score": (0, 50)},

@@ -18,6 +18,7 @@ from ..testing import (
     HiddenPlace,
     Judge,
     MatchRecord,
+    PlaygroundMatch,
     Setup,
     Strength,
     leak,
@@ -111,6 +112,7 @@ TESTS = GameTests(
     hidden=(HiddenPlace("hands", True, True), HiddenPlace("boneyard", False, False)),
     # STRONG's edge over GREEDY, about 0.1, is some three standard errors of 100 deals
     strength=Strength({"target_score": 0}, greedy_over_random=100, strong_over_greedy=100),
+    playground=PlaygroundMatch(3, 1, "GREEDY", "playground one arm joe", {"target_score": "60"}),
     checked_int_values={"set_max_pip": (6, 6, 9, 18), "target_score": (0, 0, 25)},
     forgeries=forgeries,
     golden_int_values={"set_max_pip": (6, 9), "target_score": (0, 30)},

@@ -18,6 +18,7 @@ from ..testing import (
     HiddenPlace,
     Judge,
     MatchRecord,
+    PlaygroundMatch,
     Setup,
     Strength,
     leak,
@@ -169,6 +170,7 @@ TESTS = GameTests(
             " matches to show, which bench/tournament.py plays"
         ),
     ),
+    playground=PlaygroundMatch(2, 0, "RANDOM", "playground throw-up", {"hands_per_player": "1"}),
     checked_int_values={"hands_per_player": (1,)},
     forgeries=forgeries,
     golden_int_values={"hands_per_player": (1,)},

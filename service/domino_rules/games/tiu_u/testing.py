@@ -20,6 +20,7 @@ from ..testing import (
     HiddenPlace,
     Judge,
     MatchRecord,
+    PlaygroundMatch,
     Setup,
     Strength,
     leak,
@@ -123,6 +124,9 @@ TESTS = GameTests(
             "STRONG's edge over GREEDY is a few points in a hundred: it takes thousands of"
             " matches to show, which bench/tournament.py plays"
         ),
+    ),
+    playground=PlaygroundMatch(
+        2, 1, "GREEDY", "playground tiu u", {"hands": "2", "may_decline": "true"}
     ),
     checked_int_values={"hands": (1, 2)},
     forgeries=forgeries,

@@ -20,6 +20,7 @@ from ..testing import (
     HiddenPlace,
     Judge,
     MatchRecord,
+    PlaygroundMatch,
     Setup,
     Strength,
     leak,
@@ -130,6 +131,9 @@ TESTS = GameTests(
     ),
     # STRONG's edge over GREEDY, about 0.2, is some three standard errors of 20 deals
     strength=Strength({"hands": 1}, greedy_over_random=100, strong_over_greedy=20),
+    playground=PlaygroundMatch(
+        3, 0, "RANDOM", "playground tsair deng", {"hands": "2", "tile_set": "DOUBLE_SIX"}
+    ),
     checked_int_values={"hands": (1, 2), "target_score": (0, 0, 40)},
     forgeries=forgeries,
     golden_int_values={"hands": (1, 2), "target_score": (0, 60)},
