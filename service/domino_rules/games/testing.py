@@ -3,8 +3,9 @@
 Each game package holds a module ``testing`` whose ``TESTS`` is a :class:`GameTests`: the
 option values and matches the generic tests play, what a seat may see at the table (its
 :class:`Judge`), how a third party re-deals a finished match from its revealed seed (its
-:data:`Redealer`), the positions the bot tests start from, and how its bots' levels are
-told apart. :func:`declarations_of` finds it, by that convention, for a game of the
+:data:`Redealer`), the forgeries of its state that must be refused, the positions the bot
+tests start from, how its bots' levels are told apart, and the match a person plays
+through the playground. :func:`declarations_of` finds it, by that convention, for a game of the
 catalogue; the service itself never reads it.
 
 These are declarations, not tests: plain data and small functions over a game's own hand
