@@ -276,7 +276,8 @@ def declarations_of(game: GamePackage) -> GameTests:
     if not isinstance(declared, GameTests):
         raise MissingTestsError(f"game {game.id!r}: {name}.TESTS is not a GameTests")
     strength = declared.strength
-    if not (strength.greedy_over_random and strength.strong_over_greedy) and not (strength.why_not):
+    tested = strength.greedy_over_random and strength.strong_over_greedy
+    if not tested and not strength.why_not:
         raise MissingTestsError(
             f"game {game.id!r}: {name}.TESTS.strength leaves a pair of levels untested"
             " and says not why (why_not)"
