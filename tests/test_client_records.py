@@ -9,7 +9,7 @@
   from its view) replays VALID once the seed completes it, and cannot be replayed before.
 * A seat's record never holds a tile that seat could not see: every tile of its deal,
   events and moves lay in its own hand or face up on the table, judged apart from the
-  service from the decoded states (``tests/support/visibility.py``), as the views' leak
+  service from the decoded states (each game's declared judge), as the views' leak
   test judges them (``tests/api/test_hidden_information.py``). Another seat's face-down
   discard is kept without its tile, so the seat's record replays up to it and stops there
   with MOVE_HIDDEN, the seed revealed or not; the platform's record of the same match

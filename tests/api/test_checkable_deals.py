@@ -5,8 +5,9 @@ moves, recording only what the API shows: every seat's hand and the stock at eac
 (``GetView``), the spectator's table, and the public ``DICE``, ``REDEAL``, ``LEADER`` and
 ``PAIR_LAID`` events. Once the match is over ``GetScore`` reveals the seed; it must hash
 to the commitment given by ``NewGame`` and must not have been shown before. Every hand is
-then dealt again from the seed by ``tests/support/redeal.py``, which writes the generator
-and the canonical set orders out again from the documentation only, and compared.
+then dealt again from the seed by the game's re-dealer (its declarations' ``redeal``),
+which uses the generator and the canonical set orders written out again from the
+documentation only (``domino_rules.games.redeal``), and compared.
 
 The order of the boneyard / woodpile is never shown through the API; it is checked by
 opening each deal's (unsealed) state token with ``RulesService().decode``.
@@ -23,20 +24,19 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.api import RulesService
-
-from ..cases import CASES, DealCase, cases_for
-from ..support.redeal import (
+from domino_rules.games.redeal import (
     CHINESE,
     DOUBLE_SIX_SET,
     DOUBLE_SIX_WITHOUT_BLANK,
     TWO_CHINESE,
-    HandRecord,
-    MatchRecord,
     Stream,
     double_n,
     shuffled,
     tiles,
 )
+from domino_rules.games.testing import HandRecord, MatchRecord
+
+from ..cases import CASES, DealCase, cases_for
 from .doors import JSON, Door
 from .play import DoorStep, new_game, play_to_end
 

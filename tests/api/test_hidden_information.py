@@ -17,11 +17,11 @@ ruleset, checked after every move, for every seat and for the spectator (no seat
   other seat and the spectator with ``hidden`` set and no tile, target, tiles or
   ``open_pip``.
 
-What a seat may see is judged by ``tests/support/visibility.py``, independently of the
-service's views, from the decoded internal state (``RulesService().decode(token)``);
-each ruleset's judge and matches are declared in ``tests/cases.py``. The matches are
-played in process (the same JSON requests, no transport) and, for one case, through
-the real servers.
+What a seat may see is judged by each game's judge (its declarations' ``judge``, in its
+package's module ``testing``), independently of the service's views, from the decoded
+internal state (``RulesService().decode(token)``); its matches are declared there too.
+They are played in process (the same JSON requests, no transport) and, for one case,
+through the real servers.
 
 Western sets (One Arm Joe, Throw-up, double-six Tsair Deng) hold each tile once, so a
 tile value names one physical tile and the checks are exact. The Chinese sets (Tsair
@@ -47,13 +47,14 @@ from google.protobuf.message import Message
 
 from domino_rules import rules
 from domino_rules.api import RulesService
+from domino_rules.games.testing import Judge, own
+from domino_rules.games.tsair_deng.testing import PLACES, serpentine_tops
 from domino_rules.rules import Event, EventKind, Status, Tile
 from domino_rules.state.codec import Game
 from domino_rules.state.tokens import KeyRing, TokenCodec
 from domino_rules.v1 import domino_rules_pb2 as pb
 
 from ..cases import cases_for
-from ..support.visibility import PLACES, Judge, own, serpentine_tops
 from .doors import Door, LocalDoor
 from .play import DoorStep, new_game, play_to_end
 

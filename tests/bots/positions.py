@@ -2,11 +2,13 @@
 
 :data:`SETUPS` lists, per ruleset, the player counts and options the bot tests play (the
 ones that change what is hidden or inferred: set size, tile set, forced play, declining,
-rethrows). :func:`positions` plays seeded random matches and yields every state in which
-a hand is in progress, with the view of the seat to act.
+rethrows), as each game declares them (``bot_setups``). :func:`positions` plays seeded
+random matches and yields every state in which a hand is in progress, with the view of
+the seat to act.
 
 :func:`shuffled_hidden` deals the tiles one seat cannot see again, at random, keeping
-every size: another state that gives that seat the same view.
+every size: another state that gives that seat the same view (the places each game
+declares ``hidden``).
 """
 
 from __future__ import annotations
@@ -20,39 +22,14 @@ from typing import Any
 from domino_rules import rules
 from domino_rules.rules import InvalidStateError, Match, Ruleset, Status, Tile, View
 
+from ..cases import CASES, cases_for
+
 __all__ = ["SETUPS", "Position", "positions", "shuffled_hidden"]
 
 #: Per ruleset: (players, options) of the matches the bot tests play.
 SETUPS: dict[str, tuple[tuple[int, dict[str, Any]], ...]] = {
-    "block": (
-        (2, {"target_score": 0}),
-        (3, {"target_score": 0, "draw": True}),
-        (4, {"target_score": 0, "partnership": True}),
-    ),
-    "dancing_dragons": (
-        (2, {"hands": 1}),
-        (3, {"hands": 2, "must_play_if_able": False}),
-        (4, {"hands": 1}),
-    ),
-    "one_arm_joe": (
-        (2, {"target_score": 0}),
-        (3, {"target_score": 30, "lead_double_bonus": True}),
-        (5, {"target_score": 0, "set_max_pip": 9}),
-    ),
-    "tsair_deng": (
-        (2, {"hands": 1}),
-        (3, {"hands": 2, "tile_set": "DOUBLE_SIX"}),
-        (4, {"hands": 1, "must_play_if_able": True}),
-    ),
-    "tiu_u": (
-        (2, {"hands": 1}),
-        (3, {"hands": 2, "may_decline": True}),
-        (4, {"hands": 1, "red_sixes": "ALL_SIXES"}),
-    ),
-    "throw_up": (
-        (2, {"hands_per_player": 1}),
-        (3, {"hands_per_player": 1, "rethrow_repeats": True}),
-    ),
+    ruleset_id: tuple((setup.players, dict(setup.options)) for setup in cases.bot_setups)
+    for ruleset_id, cases in CASES.items()
 }
 
 
@@ -90,19 +67,6 @@ def positions(ruleset_id: str, *, matches: int, prefix: str = "bots") -> Iterato
                 match, _ = ruleset.apply(match, chooser.choice(legal))
 
 
-#: Per ruleset: the fields of the hand state that hold hidden tiles, and whether each
-#: is kept sorted (a per-seat field is hidden for every other seat).
-_HIDDEN: dict[str, tuple[tuple[str, bool, bool], ...]] = {
-    # (field, per seat, sorted)
-    "block": (("hands", True, True), ("boneyard", False, False)),
-    "dancing_dragons": (("hands", True, True), ("discards", True, False), ("unused", False, True)),
-    "one_arm_joe": (("hands", True, True), ("boneyard", False, False)),
-    "tsair_deng": (("hands", True, True), ("discards", True, False), ("unused", False, True)),
-    "tiu_u": (("hands", True, True), ("woodpile", False, False)),
-    "throw_up": (("hands", True, True), ("boneyard", False, False)),
-}
-
-
 def shuffled_hidden(position: Position, rng: random.Random, tries: int = 50) -> Match[Any, Any]:
     """A different state that gives the position's seat the same view: the tiles it
     cannot see (other hands, the stock, other seats' discards, tiles aside) dealt again at
@@ -112,7 +76,7 @@ def shuffled_hidden(position: Position, rng: random.Random, tries: int = 50) -> 
     state = match.hand_state
     places: list[tuple[str, int | None, bool]] = []
     hidden: list[Tile] = []
-    for name, per_seat, keep_sorted in _HIDDEN[ruleset.id]:
+    for name, per_seat, keep_sorted in cases_for(ruleset.id).hidden:
         value = getattr(state, name)
         seats = [s for s in range(position.players) if s != me] if per_seat else [None]
         for seat in seats:

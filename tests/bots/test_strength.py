@@ -2,16 +2,14 @@
 
 The measurement, with confidence intervals, many more matches and the suggestion times,
 is ``bench/tournament.py``; this only guards against a level that stopped playing its
-part, where the edge is large next to the luck of so few deals (GREEDY against RANDOM in
-every ruleset; STRONG against GREEDY in One Arm Joe and Tsair Deng, at a small budget).
-STRONG's edge over GREEDY in Tiu U and Throw-up is a few points in a hundred: it takes
-thousands of matches to show, which the bench plays. Matches are short (a single hand
+part, where the edge is large next to the luck of so few deals. Each game declares which
+pairs of levels it tests, on how many deals and under which options (its declarations'
+``strength``), and why it leaves a pair out (an edge of a few points in a hundred takes
+thousands of matches to show, which the bench plays). Matches are short (a single hand
 where the ruleset allows it) and fully determined by their seeds.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
@@ -19,18 +17,15 @@ from domino_rules import rules
 from domino_rules.bots import Level, suggest
 from domino_rules.rules import MoveKind, Status
 
-SHORT: dict[str, dict[str, Any]] = {
-    "one_arm_joe": {"target_score": 0},
-    "tsair_deng": {"hands": 1},
-    "tiu_u": {"hands": 1},
-    "throw_up": {"hands_per_player": 1},
-}
+from ..cases import cases_for
+
+RULESET_IDS = [r.id for r in rules.all_rulesets()]
 
 
 def hero_share(ruleset_id: str, hero: Level, opponent: Level, deals: int, playouts: int) -> float:
     """The hero's mean share of the win over ``deals`` deals, each played twice."""
     ruleset = rules.get(ruleset_id)
-    options = ruleset.make_options(SHORT[ruleset_id])
+    options = ruleset.make_options(cases_for(ruleset_id).strength.options)
     total = 0.0
     for number in range(2 * deals):
         hero_seat = number % 2
@@ -52,15 +47,22 @@ def hero_share(ruleset_id: str, hero: Level, opponent: Level, deals: int, playou
     return total / (2 * deals)
 
 
+def deals_or_skip(ruleset_id: str, deals: int) -> int:
+    """``deals``, or a skip that gives the game's reason for not testing the pair."""
+    if not deals:
+        pytest.skip(f"{ruleset_id}: {cases_for(ruleset_id).strength.why_not}")
+    return deals
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset_id", sorted(SHORT))
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_greedy_beats_random(ruleset_id: str) -> None:
-    # the smallest edge (Tiu U, about 0.1) is some four standard errors of 100 deals
-    assert hero_share(ruleset_id, Level.GREEDY, Level.RANDOM, deals=100, playouts=1) > 0.5
+    deals = deals_or_skip(ruleset_id, cases_for(ruleset_id).strength.greedy_over_random)
+    assert hero_share(ruleset_id, Level.GREEDY, Level.RANDOM, deals=deals, playouts=1) > 0.5
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("ruleset_id", "deals"), [("one_arm_joe", 100), ("tsair_deng", 20)])
-def test_strong_beats_greedy(ruleset_id: str, deals: int) -> None:
-    # edges of about 0.1 and 0.2: some three standard errors of these deals
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_strong_beats_greedy(ruleset_id: str) -> None:
+    deals = deals_or_skip(ruleset_id, cases_for(ruleset_id).strength.strong_over_greedy)
     assert hero_share(ruleset_id, Level.STRONG, Level.GREEDY, deals=deals, playouts=60) > 0.5

@@ -19,34 +19,21 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from domino_rules import games
+
+from ..cases import cases_for
 from ..support.servers import Servers
 from .page import MOVES, Match, Playground
 
 pytestmark = pytest.mark.slow
 
 #: Short matches, each with a non-default option typed into the form; bots RANDOM or
-#: GREEDY. Each plays at least two hands, so NEXT_HAND is clicked.
+#: GREEDY. Each plays at least two hands, so NEXT_HAND is clicked. Each game declares its
+#: own (``playground``).
 MATCHES = [
-    Match("one_arm_joe", 3, 1, "GREEDY", "playground one arm joe", {"target_score": "60"}),
-    Match(
-        "tsair_deng",
-        3,
-        0,
-        "RANDOM",
-        "playground tsair deng",
-        {"hands": "2", "tile_set": "DOUBLE_SIX"},
-    ),
-    Match("tiu_u", 2, 1, "GREEDY", "playground tiu u", {"hands": "2", "may_decline": "true"}),
-    Match("throw_up", 2, 0, "RANDOM", "playground throw-up", {"hands_per_player": "1"}),
-    Match(
-        "block",
-        4,
-        2,
-        "GREEDY",
-        "playground block",
-        {"partnership": "true", "draw": "true", "target_score": "40"},
-    ),
-    Match("dancing_dragons", 3, 1, "GREEDY", "playground dancing dragons", {"hands": "2"}),
+    Match(game.id, m.players, m.seat, m.level, m.seed, dict(m.form))
+    for game in games.all_games()
+    for m in [cases_for(game.id).playground]
 ]
 #: A run of base64 this long would be a state token on the page.
 TOKEN_LIKE = re.compile(r"[A-Za-z0-9+/]{72,}")

@@ -1,11 +1,12 @@
 """The golden corpus: what the service answered, move by move, for seeded random matches.
 
-For every ruleset, matches over a grid of its options are played through the
-transport-free service with moves chosen by a seeded generator. Each step records, as
-proto3 JSON with the state tokens left out (their format is private and may change):
-the legal moves, the move chosen, ``ApplyMove``'s answer, every seat's and a spectator's
-``GetView``, and ``GetScore``. :func:`replay` sends the same requests again and returns
-the answers, so a test can ask that they are identical, byte for byte.
+For every ruleset, matches over a grid of its options (the integer values its game
+declares, ``golden_int_values``) are played through the transport-free service with moves
+chosen by a seeded generator. Each step records, as proto3 JSON with the state tokens left
+out (their format is private and may change): the legal moves, the move chosen,
+``ApplyMove``'s answer, every seat's and a spectator's ``GetView``, and ``GetScore``.
+:func:`replay` sends the same requests again and returns the answers, so a test can ask
+that they are identical, byte for byte.
 
 Record a new corpus only when the rules themselves change on purpose::
 
@@ -28,21 +29,9 @@ from domino_rules import rules
 from domino_rules.api import RulesService
 from domino_rules.v1 import domino_rules_pb2 as pb
 
+from ..cases import cases_for
+
 HERE = Path(__file__).parent
-#: Values tried for integer options; every bool and enum value is tried.
-INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
-    "one_arm_joe": {"set_max_pip": (6, 9), "target_score": (0, 30)},
-    "tsair_deng": {"hands": (1, 2), "target_score": (0, 60)},
-    "tiu_u": {"hands": (1, 2)},
-    "throw_up": {"hands_per_player": (1,)},
-    "dancing_dragons": {"hands": (1, 2), "target_score": (0, 50)},
-    "block": {
-        "set_max_pip": (6,),
-        "hand_size": (0,),
-        "boneyard_keep": (0, 2),
-        "target_score": (0, 30),
-    },
-}
 #: Matches recorded per ruleset, spread over its option combinations.
 MATCHES = 16
 MAX_MOVES = 5_000
@@ -61,10 +50,13 @@ def _json(message: Any) -> dict[str, Any]:
 
 
 def option_grid(ruleset: rules.Ruleset[Any, Any]) -> list[dict[str, Any]]:
+    """Every combination of the game's declared int values (``golden_int_values``), bools
+    and enum values."""
+    int_values = cases_for(ruleset.id).golden_int_values
     axes = []
     for spec in ruleset.option_specs():
         if spec.type == "int":
-            values: tuple[Any, ...] = INT_VALUES[ruleset.id].get(spec.name, (spec.default,))
+            values: tuple[Any, ...] = int_values.get(spec.name, (spec.default,))
         elif spec.type == "bool":
             values = (False, True)
         else:

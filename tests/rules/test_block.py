@@ -27,6 +27,7 @@ from domino_rules.rules.moves import End, Move, MoveKind
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile, double_n
 
+from . import positions
 from .positions import hand as tiles
 from .positions import laid
 
@@ -376,3 +377,51 @@ def test_a_forged_state_is_refused() -> None:
     broken = position(seven, line="5-3 4-2", boneyard="")
     with pytest.raises(InvalidStateError, match="touching ends"):
         RULES.check_match(broken)
+
+
+# ---------------------------------------------------------------- [BLK-10] [BLK-11] a hand's reason
+
+
+def blk_finish(hands: list[str], line: str, move: Move, **values: Any) -> BLK:
+    """A Block game position (the boneyard every tile not held or laid) and its last move."""
+    options = RULES.make_options({"target_score": 0, **values})
+    held = [positions.tiles(text) for text in hands]
+    on_line = laid(line)
+    used = {tile for hand in held for tile in hand} | {lt.tile for lt in on_line}
+    boneyard = tuple(tile for tile in double_n(options.set_max_pip) if tile not in used)
+    last = (move.seat - 1) % len(hands)
+    state = BlockHandState(tuple(held), boneyard, on_line, move.seat, 0, True, 0, last)
+    after, _ = RULES.apply(Match(len(hands), options, "blk", 1, state), move)
+    assert after.status is Status.MATCH_OVER
+    return after
+
+
+def test_blk10_reason_equal_lowest_counts_are_a_tie_nobody_wins() -> None:
+    """[BLK-10] equal lowest counts in a blocked hand: no side wins, nobody scores."""
+    after = blk_finish(["6-5 3-3", "4-2"], "5-5", Move(0, MoveKind.PLAY, Tile(6, 5), end=End.LEFT))
+    result = after.history[-1]
+    assert result.end is HandEnd.BLOCKED and result.counts == (6, 6) and result.winners == ()
+    assert RULES.score(after).reasons == (
+        "Blocked: seats 0 and 1 tie for the lowest count, 6 each: no side wins and nobody "
+        "scores [BLK-10].",
+    )
+
+
+def test_blk10_blk11_reason_a_side_that_went_out_and_lost() -> None:
+    """[BLK-10] [BLK-11] domino_wins false: seat 0 goes out, yet the other side's count is
+    lower; the reason says both, and what the winning side scores."""
+    after = blk_finish(
+        ["5-1", "6-5", "6-6", "0-0"],
+        "5-3",
+        Move(0, MoveKind.PLAY, Tile(5, 1), end=End.LEFT),
+        partnership=True,
+        domino_wins=False,
+    )
+    result = after.history[-1]
+    assert result.end is HandEnd.DOMINOED and result.winners == (1, 3)
+    assert RULES.score(after).reasons == (
+        "Dominoed: seat 0 laid their last tile; under domino_wins false the lowest count "
+        "wins [BLK-10]: the side of seats 1 and 3 has the lowest count, 11, and wins the "
+        "hand [BLK-10]. Seats 1 and 3 each score 12: the 12 pips left in the other side's "
+        "hands [BLK-11].",
+    )

@@ -4,11 +4,13 @@ After every move: the tiles of the set are all accounted for, a move's tile came
 the actor's hand, ``apply`` left its input unchanged, legal moves belong to the seat to
 act, views agree with the state; every match ends, and settlements sum to zero.
 
-Which options, player counts and how many matches: ``tests/cases.py``.
+Which options, player counts and how many matches: each game's declarations (its module
+``testing``, read through ``tests/cases.py``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -16,11 +18,13 @@ from typing import Any
 
 import pytest
 
-from domino_rules import rules
+from domino_rules import games, rules
 from domino_rules.bots.playout import AnyMatch, AnyRuleset, Step, random_match
+from domino_rules.games.package import GamePackage
+from domino_rules.games.testing import MissingTestsError, declarations_of
 from domino_rules.rules import MoveKind, Status
 
-from ..cases import CASES, DealCase, Setup, cases_for
+from ..cases import DealCase, Setup, cases_for
 
 RULESET_IDS = [r.id for r in rules.all_rulesets()]
 #: Kinds whose tile must come from the actor's hand.
@@ -124,27 +128,55 @@ def test_random_matches(ruleset_id: str) -> None:
     assert total > cases.conformance_matches
 
 
-def test_every_registered_ruleset_declares_its_cases() -> None:
-    """A ruleset registered without its cases in tests/cases.py (or cases left behind by
-    a ruleset no longer registered) fails here, and in every test that needs them."""
-    assert set(CASES) == set(RULESET_IDS)
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_game_declares_its_cases(ruleset_id: str) -> None:
+    """A game of the catalogue without its declarations (``TESTS`` in its package's module
+    ``testing``) fails here, and in every test that needs them."""
+    declarations_of(games.get(ruleset_id))
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(CASES))
+def test_a_game_without_its_cases_is_named() -> None:
+    """The failure names the game and the part it lacks."""
+    toy = games.get(RULESET_IDS[0])
+
+    class Undeclared(type(toy.ruleset)):  # type: ignore[misc]
+        id = "undeclared"
+
+    ruleset = Undeclared()
+    game = GamePackage(ruleset, type(toy.bot)(ruleset), toy.drawing, "none", {}, toy.long_match)
+    with pytest.raises(MissingTestsError, match=r"game 'undeclared' .* has no module testing"):
+        declarations_of(game)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_the_declared_cases_fit_the_ruleset(ruleset_id: str) -> None:
     """Every option named in the cases exists and takes the value given; every player
     count is one the ruleset seats with those options."""
     ruleset, cases = rules.get(ruleset_id), cases_for(ruleset_id)
     specs = {spec.name: spec for spec in ruleset.option_specs()}
-    for name, values in cases.int_values.items():
-        assert specs[name].type == "int", name
-        for value in values:
-            ruleset.make_options({name: value})
+    for int_values in (cases.int_values, cases.golden_int_values, cases.checked_int_values):
+        for name, values in int_values.items():
+            assert specs[name].type == "int", name
+            for value in values:
+                ruleset.make_options({name: value})
     low, high = ruleset.player_range(ruleset.make_options({}))
     assert cases.players and all(low <= p <= high for p in cases.players)
-    setups: list[Setup | DealCase] = [cases.short, cases.tokens, *cases.leak_games, *cases.deals]
+    strength = Setup(2, cases.strength.options)
+    setups: list[Setup | DealCase] = [
+        cases.short,
+        cases.tokens,
+        *cases.leak_games,
+        *cases.deals,
+        *cases.bot_setups,
+        strength,
+    ]
     for setup in setups:
         low, high = ruleset.player_range(ruleset.make_options(setup.options))
         assert low <= setup.players <= high, setup
     assert cases.tokens.seeds and all(setup.seeds for setup in cases.leak_games)
     assert cases.deals, "a ruleset's deals must be checkable"
+    playground = cases.playground
+    assert set(playground.form) <= set(specs) and 0 <= playground.seat < playground.players
+    assert playground.level in ("RANDOM", "GREEDY")
+    fields = {f.name for f in dataclasses.fields(ruleset.hand_state_type)}
+    assert {place.name for place in cases.hidden} <= fields, "hidden: not fields of the state"

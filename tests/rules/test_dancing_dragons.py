@@ -24,6 +24,7 @@ from domino_rules.rules.moves import End, Move, MoveKind
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile, chinese_set
 
+from . import positions
 from .positions import hand as tiles
 from .positions import laid
 
@@ -202,3 +203,50 @@ def test_a_forged_state_is_refused() -> None:
     forged = DancingDragonsHandState(tuple(hands), ((tile,), ()), (), 1, 0)
     with pytest.raises(InvalidStateError, match="discard before the lead"):
         RULES.check_match(Match(2, full.options, "forge", 1, forged))
+
+
+# ---------------------------------------------------------------- [DD-7] [DD-8] a hand's reason
+
+
+def dd_finish(discards: list[str]) -> DD:
+    """Seat 0 lays its last tile, [2-1], on the right end (1): the hand is over."""
+    state = DancingDragonsHandState(
+        (positions.tiles("2-1"), ()),
+        tuple(positions.tiles(text) for text in discards),
+        laid("4-1"),
+        0,
+        0,
+    )
+    match = Match(2, RULES.make_options({"hands": 1}), "dd", 1, state)
+    after, _ = RULES.apply(match, Move(0, MoveKind.PLAY, Tile(2, 1), end=End.RIGHT))
+    assert after.status is Status.MATCH_OVER
+    return after
+
+
+def test_dd8_reason_names_the_tie_break() -> None:
+    """[DD-8] equal fewest points: fewer discarded tiles, else the turn order from the
+    leader; the reason names the step and the tag."""
+    fewer = dd_finish(["2-2 1-1", "5-1"])
+    assert fewer.history[-1].points == (6, 6) and fewer.history[-1].winners == (1,)
+    assert RULES.score(fewer).reasons == (
+        "Every tile played or discarded [DD-6]: seats 0 and 1 tie for the fewest points, "
+        "6 each; seat 1 wins the tie on fewer discarded tiles (1, against 2 for seat 0) "
+        "[DD-8]. Each seat scores its discarded pips [DD-7]: seat 0 6 and seat 1 6.",
+    )
+    turn = dd_finish(["3-3", "5-1"])
+    assert turn.history[-1].points == (6, 6) and turn.history[-1].winners == (0,)
+    assert (
+        "seat 0 wins the tie on the first in turn order from this hand's leader, seat 0 [DD-8]"
+    ) in RULES.score(turn).reasons[0]
+
+
+def test_dd7_reason_names_the_doubling() -> None:
+    """[DD-7] a seat that discarded nothing doubles the others' scores: the reason says
+    which seat and why."""
+    after = dd_finish(["", "6-5"])
+    assert after.history[-1].points == (0, 22)
+    assert RULES.score(after).reasons == (
+        "Every tile played or discarded [DD-6]: seat 0 has the fewest points, 0, and wins "
+        "the hand [DD-8]. Each seat scores its discarded pips, doubled because seat 0 "
+        "discarded nothing [DD-7]: seat 0 0 and seat 1 22.",
+    )

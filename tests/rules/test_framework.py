@@ -23,10 +23,6 @@ import pytest
 
 from domino_rules import rules
 from domino_rules.bots.playout import hand_over, play_out
-from domino_rules.games.one_arm_joe.rules import OneArmJoeHandState
-from domino_rules.games.throw_up.rules import ThrowUpHandState
-from domino_rules.games.tiu_u.rules import TiuUHandState
-from domino_rules.games.tsair_deng.rules import TsairDengHandState
 from domino_rules.rules import (
     End,
     Event,
@@ -50,35 +46,23 @@ from domino_rules.rules import (
 )
 from domino_rules.rules.limits import MAX_EVENTS, MAX_HANDS
 
+from ..cases import cases_for
 from ..support.forgery import get_at, paths, set_at, set_field
 from .positions import dealt
 
 RULESETS = [r.id for r in rules.all_rulesets()]
-#: Values tried for integer options (every bool and enum value is tried at random).
-INT_VALUES: dict[str, dict[str, tuple[int, ...]]] = {
-    "one_arm_joe": {"set_max_pip": (6, 6, 9, 18), "target_score": (0, 0, 25)},
-    "tsair_deng": {"hands": (1, 2), "target_score": (0, 0, 40)},
-    "tiu_u": {"hands": (1, 2)},
-    "throw_up": {"hands_per_player": (1,)},
-    "dancing_dragons": {"hands": (1, 2), "target_score": (0, 0, 40)},
-    "block": {
-        "set_max_pip": (6, 6, 9),
-        "hand_size": (0, 0, 3),
-        "boneyard_keep": (0, 0, 2),
-        "target_score": (0, 0, 30),
-    },
-}
 #: Random matches per ruleset, with check_match after every move.
 MATCHES = 200
 
 
 def random_options(ruleset: Ruleset[Any, Any], chooser: random.Random) -> Any:
+    """Options drawn at random: each integer from the values its game declares
+    (``checked_int_values``), every bool and enum value."""
+    int_values = cases_for(ruleset.id).checked_int_values
     values: dict[str, Any] = {}
     for spec in ruleset.option_specs():
         if spec.type == "int":
-            values[spec.name] = chooser.choice(
-                INT_VALUES[ruleset.id].get(spec.name, (spec.default,))
-            )
+            values[spec.name] = chooser.choice(int_values.get(spec.name, (spec.default,)))
         elif spec.type == "bool":
             values[spec.name] = chooser.random() < 0.5
         else:
@@ -447,73 +431,11 @@ def _any_result(players: int) -> HandResult:
 def _ruleset_forgeries(
     ruleset: Ruleset[Any, Any], match: Match[Any, Any]
 ) -> Iterator[tuple[str, Any]]:
-    """Forgeries of each ruleset's own fields, and of the invariants its docstring names."""
-    state, replace = match.hand_state, dataclasses.replace
-
-    def with_state(**fields: Any) -> Match[Any, Any]:
-        return replace(match, hand_state=replace(state, **fields))
-
-    if isinstance(state, OneArmJoeHandState):
-        yield "boneyard of 200 tiles", with_state(boneyard=(Tile(1, 0),) * 200)
-        yield "open end outside the set", with_state(open_end=19)
-        yield (
-            "open end None mid-hand" if state.line else "open end before the lead",
-            (with_state(open_end=None if state.line else 6)),
-        )
-        yield "dominoed by nobody out", with_state(dominoed=(state.to_act + 1) % match.players)
-        yield "dominoed huge", with_state(dominoed=2**63 - 1)
-        if not state.line:
-            other = (state.leader + 1) % match.players
-            yield (
-                "the lead by a seat without the highest double",
-                with_state(leader=other, to_act=other),
-            )
-        yield "a line twice as long", with_state(line=state.line * 2 + (Tile(0, 0),))
-    elif isinstance(state, TsairDengHandState):
-        yield "discards one more seat", with_state(discards=(*state.discards, ()))
-        yield "the wrong seat to act", with_state(to_act=(state.to_act + 1) % match.players)
-        yield "an open half of 19", with_state(open_pip=19)
-        yield "open half None", with_state(open_pip=None)
-        if state.unused:
-            moved = tuple(sorted(state.hands[0] + state.unused))
-            yield (
-                "unused tiles moved to a hand",
-                with_state(unused=(), hands=_replace_at(state.hands, 0, moved)),
-            )
-        yield "played twice as long", with_state(played=state.played * 2 + (Tile(6, 6),))
-    elif isinstance(state, TiuUHandState):
-        yield "the wrong seat to act", with_state(to_act=(state.to_act + 1) % match.players)
-        yield "the wrong leader", with_state(leader=(state.leader + 1) % match.players)
-        yield "catches one fewer", with_state(catches=state.catches[:-1])
-        yield "a lake out of order", with_state(lake=(*reversed(state.lake), Tile(1, 1)))
-        yield "a pile of a tile outside the set", with_state(piles=(Tile(0, 0),))
-        if state.woodpile:
-            yield (
-                "a drawn tile with no choice",
-                with_state(drawn=state.woodpile[0], woodpile=state.woodpile[1:]),
-            )
-        if state.woodpile:
-            yield "woodpile of 200", with_state(woodpile=state.woodpile * 200)
-    elif isinstance(state, ThrowUpHandState):
-        for dice in ((), (1, 2), (1, 2, 3, 4), (1, 2, 3) * 8, (0, 1, 2), (6, 6, 7), (1, 2, None)):
-            yield f"dice {dice}", with_state(dice=dice)
-        yield "pegs one more", with_state(pegs=(*state.pegs, 0))
-        yield "pegs that do not add up", with_state(pegs=(state.pegs[0] + 1, *state.pegs[1:]))
-        yield "round 0", with_state(round=0)
-        yield "round huge", with_state(round=2**63 - 1)
-        yield "idle rounds 3", with_state(idle_rounds=3)
-        yield "idle rounds -1", with_state(idle_rounds=-1)
-        yield "laid None", with_state(laid_this_round=None)
-        if state.line:
-            first = state.line[0]
-            yield (
-                "a laid tile with wrong halves",
-                with_state(line=(replace(first, left=first.right + 7), *state.line[1:])),
-            )
-            yield (
-                "a laid tile of pip 99",
-                with_state(line=(replace(first, left=99, right=99), *state.line[1:])),
-            )
+    """Forgeries of each ruleset's own fields, and of the invariants its docstring names:
+    each game declares them (``forgeries``)."""
+    forgeries = cases_for(ruleset.id).forgeries
+    if forgeries is not None:
+        yield from forgeries(match)
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)

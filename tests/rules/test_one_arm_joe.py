@@ -30,8 +30,7 @@ from domino_rules.rules import (
 )
 from domino_rules.rules.tiles import double_n
 
-from .positions import dealt, hand, order_of
-from .positions import one_arm_joe as position
+from .positions import SEED, dealt, hand, match_of, order_of, tiles
 
 R = rules.get("one_arm_joe")
 PLAY, DRAW, PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
@@ -44,6 +43,33 @@ def play(seat: int, tile: str) -> Move:
 
 def kinds(events: tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
+
+
+def position(
+    hands: list[str],
+    *,
+    boneyard: str = "",
+    line: str = "",
+    open_end: int | None = None,
+    to_act: int = 0,
+    bonus: bool = False,
+    leader: int = 0,
+    dominoed: int | None = None,
+    seed: str = SEED,
+    **option_values: Any,
+) -> OAJ:
+    """A One Arm Joe position; keyword arguments past the state's fields are options."""
+    state = OneArmJoeHandState(
+        hands=tuple(hand(h) for h in hands),
+        boneyard=tiles(boneyard),
+        line=tiles(line),
+        open_end=open_end,
+        to_act=to_act,
+        bonus=bonus,
+        leader=leader,
+        dominoed=dominoed,
+    )
+    return match_of(R, state, options=option_values, seed=seed)
 
 
 # ---------------------------------------------------------------- [OAJ-1] [OAJ-2]
@@ -474,3 +500,60 @@ def test_same_seed_same_game() -> None:
 
     assert run("same") == run("same")
     assert run("same") != run("other")
+
+
+# ---------------------------------------------------------------- [OAJ-9] a hand's reason
+
+
+def oaj_blocked(hands: list[str], **values: Any) -> OAJ:
+    """Seat 0 plays [5-4] on the open 4 and blocks the hand: nobody holds a 5 and the
+    boneyard is empty."""
+    match = position(
+        ["5-4 " + hands[0], *hands[1:]], line="6-6 6-4", open_end=4, target_score=0, **values
+    )
+    after, _ = R.apply(match, Move(0, MoveKind.PLAY, Tile(5, 4)))
+    assert after.status is Status.MATCH_OVER and after.history[-1].end is HandEnd.BLOCKED
+    return after
+
+
+def test_oaj9_reason_a_tie_for_the_lowest_count_scores_nothing() -> None:
+    """[OAJ-9] a tie for the lowest count: the reason names the tied seats, their count,
+    and that the tie scores nothing (tie NO_SCORE)."""
+    after = oaj_blocked(["2-0", "1-1", "6-2"])
+    result = after.history[-1]
+    assert result.counts == (2, 2, 8) and result.winners == (0, 1)  # the tie happened
+    assert result.points == (0, 0, 0)
+    assert R.score(after).reasons == (
+        "Blocked: seats 0 and 1 tie for the fewest pips, 2 each; under tie NO_SCORE a tie "
+        "scores nothing for anyone [OAJ-9].",
+    )
+
+
+def test_oaj9_reason_a_shared_tie_and_everyone_tied() -> None:
+    """[OAJ-9] tie SHARED: each tied seat scores the pips of the seats not tied (less its
+    own under OTHERS_MINUS_OWN); with every seat tied nobody scores."""
+    after = oaj_blocked(["2-0", "1-1", "6-2"], tie="SHARED", scoring="OTHERS_MINUS_OWN")
+    assert after.history[-1].points == (6, 6, 0)
+    (reason,) = R.score(after).reasons
+    assert reason == (
+        "Blocked: seats 0 and 1 tie for the fewest pips, 2 each, and share the hand under "
+        "tie SHARED [OAJ-9]: each scores the 8 pips of the seats not tied less their own 2, 6."
+    )
+    everyone = oaj_blocked(["2-0", "1-1"], tie="SHARED")
+    assert everyone.history[-1].winners == (0, 1) and everyone.history[-1].points == (0, 0)
+    assert R.score(everyone).reasons == (
+        "Blocked: seats 0 and 1 both hold 2 pips; with every seat tied nobody scores [OAJ-9].",
+    )
+
+
+def test_oaj9_reason_a_domino_wins_outright_even_against_a_count_of_0() -> None:
+    """[OAJ-9] the seat that dominoed wins outright, even against a seat left with 0 pips
+    (a hand of [0-0]): the reason says so."""
+    match = position(["4-1", "0-0", "6-3"], line="6-6 6-4", open_end=4, target_score=0)
+    after, _ = R.apply(match, Move(0, MoveKind.PLAY, Tile(4, 1)))
+    result = after.history[-1]
+    assert result.end is HandEnd.DOMINOED and result.counts == (0, 0, 9)
+    assert R.score(after).reasons == (
+        "Dominoed: seat 0 laid their last tile and wins the hand outright, even against "
+        "seat 1 left with 0 pips [OAJ-9]. Seat 0 scores 9, the pips left in the other hands.",
+    )

@@ -40,10 +40,57 @@ def play(seat: int, tile: str, end: End | None = None) -> Move:
     return Move(seat, MoveKind.PLAY, Tile.parse(tile), end=end)
 
 
+def position(
+    hands: list[str],
+    *,
+    line: str = "",
+    dice: tuple[int, ...] = (1, 5, 3),
+    leader: int = 0,
+    to_act: int | None = None,
+    boneyard: str | None = None,
+    front: str = "",
+    pegs: tuple[int, ...] | None = None,
+    round: int = 1,
+    idle_rounds: int = 0,
+    laid_this_round: bool = False,
+    options: ThrowUpOptions | None = None,
+    hand_number: int = 1,
+    history: tuple[HandResult, ...] = (),
+    seed: str = positions.SEED,
+) -> THR:
+    """A Throw-up position; by default the boneyard is every other tile of the set,
+    ascending, after the tiles ``front`` names."""
+    options = options or ThrowUpOptions()
+    held = tuple(positions.hand(h) for h in hands)
+    on_line = laid(line)
+    if boneyard is None:
+        full = RULES.full_set(options)
+        first = positions.tiles(front)
+        on_line_tiles = tuple(t.tile for t in on_line)
+        yard = first + positions.rest_of(full, *held, on_line_tiles, first)
+    else:
+        yard = positions.tiles(boneyard)
+    state = ThrowUpHandState(
+        hands=held,
+        boneyard=yard,
+        line=on_line,
+        dice=dice,
+        round=round,
+        leader=leader,
+        to_act=leader if to_act is None else to_act,
+        pegs=pegs if pegs is not None else (0,) * len(hands),
+        idle_rounds=idle_rounds,
+        laid_this_round=laid_this_round,
+    )
+    return positions.match_of(
+        RULES, state, options=options, seed=seed, hand_number=hand_number, history=history
+    )
+
+
 def make_match(hands: list[str], **fields: Any) -> THR:
-    """An exact position (:func:`positions.throw_up`, seeded with ``SEED``); by default the
+    """An exact position (:func:`position`, seeded with ``SEED``); by default the
     boneyard is every other tile, ascending, after the tiles ``front`` names."""
-    return positions.throw_up(hands, seed=SEED, **fields)
+    return position(hands, seed=SEED, **fields)
 
 
 def kinds(events: tuple[Event, ...]) -> list[EventKind]:
@@ -470,3 +517,22 @@ def test_thr1_thr11_random_matches(players: int, rethrow: bool) -> None:
         for result in match.history:
             fewest = min(result.counts)
             assert result.winners == tuple(s for s, c in enumerate(result.counts) if c == fewest)
+
+
+# ---------------------------------------------------------------- [THR-10] a hand's reason
+
+
+def test_thr10_reason_a_tie_for_the_fewest_tiles_scores_no_one() -> None:
+    """[THR-10] a tie for the fewest tiles in hand scores no bonus; the pegs stand
+    ([THR-6]); the reason names the tie, the tag and the hand points."""
+    match = position(
+        ["6-1 5-2 3-2", "5-4 4-3", "2-0 5-0 4-0"], line="6-6", dice=(3, 4, 2), pegs=(0, 2, 1)
+    )
+    after, _ = RULES.apply(match, Move(0, MoveKind.PLAY, Tile(6, 1), end=End.LEFT))
+    result = after.history[-1]
+    assert result.counts == (2, 2, 3) and result.winners == (0, 1)  # the tie happened
+    assert RULES.score(after).reasons == (
+        "Blocked: no tile in any hand matches either end [THR-9]; seats 0 and 1 tie for the "
+        "fewest tiles in hand, 2 each, and a tie scores no one [THR-10]. Hand points, with "
+        "those pegged for tiles laid [THR-6]: seat 0 1, seat 1 2 and seat 2 1.",
+    )

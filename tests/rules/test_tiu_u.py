@@ -23,9 +23,9 @@ from domino_rules.rules.match import HandEnd, HandResult, Match, Status
 from domino_rules.rules.moves import Move, MoveKind
 from domino_rules.rules.tiles import CIVIL, MILITARY, Tile, two_chinese_sets
 
+from . import positions
 from .positions import dealt, order_of, tiles
 from .positions import tile as T
-from .positions import tiu_u as position
 
 RULES = registry.get("tiu_u")
 assert isinstance(RULES, TiuU)
@@ -45,6 +45,42 @@ def mv(seat: int, kind: MoveKind, tile: str | None = None, target: str | None = 
 
 def kinds(events: tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
+
+
+def position(
+    hands: list[str],
+    lake: str,
+    woodpile: str,
+    *,
+    catches: list[str] | None = None,
+    piles: str = "",
+    to_act: int = 0,
+    drawn: str | None = None,
+    leader: int = 0,
+    options: TiuUOptions | None = None,
+    hand_number: int = 1,
+    history: tuple[HandResult, ...] = (),
+    seed: str = positions.SEED,
+) -> TU:
+    """A Tiu U position: the woodpile in draw order, catches in the order taken."""
+    state = TiuUHandState(
+        hands=tuple(positions.hand(h) for h in hands),
+        woodpile=positions.tiles(woodpile),
+        lake=positions.hand(lake),
+        piles=positions.hand(piles),
+        catches=tuple(positions.tiles(c) for c in catches) if catches else ((),) * len(hands),
+        to_act=to_act,
+        leader=leader,
+        drawn=positions.tile(drawn) if drawn else None,
+    )
+    return positions.match_of(
+        RULES,
+        state,
+        options=options or TiuUOptions(),
+        seed=seed,
+        hand_number=hand_number,
+        history=history,
+    )
 
 
 def assert_illegal(match: TU, move: Move) -> None:
@@ -525,3 +561,20 @@ def test_random_matches_conserve_tiles_and_finish(
         )
         assert score.winners
         assert all(sum(r.settlement) == 0 for r in match.history)
+
+
+# ---------------------------------------------------------------- [TU-10] a hand's reason
+
+
+def test_tu10_reason_equal_highest_counts_collect_and_pay_each_other_nothing() -> None:
+    """[TU-10] equal highest counts each collect the difference from every lower seat and
+    pay each other nothing: the reason says so, with the tag."""
+    match = position([""] * 3, "5-5", "1-1", catches=["6-5 6-5", "6-5 6-5", "5-5 4-1"])
+    after, _ = RULES.apply(match, Move(0, MoveKind.PASS))
+    result = after.history[-1]
+    assert result.counts == (44, 44, 30) and result.winners == (0, 1)  # the tie happened
+    assert RULES.score(after).reasons == (
+        "The woodpile is exhausted [TU-8]: seats 0 and 1 tie for the highest count, 44 each: "
+        "each collects the difference from every lower seat, 14 in all, and they pay each "
+        "other nothing [TU-10]. Catch counts [TU-9]: seat 0 44, seat 1 44 and seat 2 30.",
+    )

@@ -24,13 +24,34 @@ from domino_rules.rules.views import View
 from . import positions
 from .positions import hand as ts
 from .positions import tile as t
-from .positions import tsair_deng_state as position
 
 RULES = get("tsair_deng")
 SEED = "tsair-deng-test"
 TD = Match[TsairDengOptions, TsairDengHandState]
 
 PLAY, DISCARD, NEXT_HAND = MoveKind.PLAY, MoveKind.DISCARD, MoveKind.NEXT_HAND
+
+
+def position(
+    hands: list[str],
+    *,
+    discards: list[str] | None = None,
+    played: str = "",
+    open_pip: int | None = None,
+    to_act: int = 0,
+    leader: int = 0,
+    unused: str = "",
+) -> TsairDengHandState:
+    """A Tsair Deng hand state (discards in the order discarded, played in play order)."""
+    return TsairDengHandState(
+        hands=tuple(positions.hand(h) for h in hands),
+        discards=tuple(positions.tiles(d) for d in (discards or [""] * len(hands))),
+        played=positions.tiles(played),
+        open_pip=open_pip,
+        to_act=to_act,
+        leader=leader,
+        unused=positions.hand(unused),
+    )
 
 
 def options(**values: Any) -> Any:
@@ -857,3 +878,101 @@ def test_random_matches_reach_match_over(
         score = RULES.score(match)
         assert score.settlement is not None and sum(score.settlement) == 0
         assert score.winners == tuple(s for s in range(players) if totals[s] == min(totals))
+
+
+# ---------------------------------------------------------------- [TD-9] a hand's reason
+
+
+def td_earlier(points: tuple[int, ...], winner: int) -> HandResult:
+    """An earlier hand with these points, won by ``winner`` (the next hand's leader)."""
+    return HandResult(points, points, (winner,), HandEnd.ALL_TILES_PLACED)
+
+
+def td_finish(
+    held: list[str], discards: list[str], leader: int, history: tuple[HandResult, ...]
+) -> TD:
+    """The last move of a hand: the one seat holding a tile plays it on the open 3."""
+    last = next(seat for seat, text in enumerate(held) if text)
+    state = position(held, discards=discards, played="6-3", open_pip=3, to_act=last, leader=leader)
+    match = positions.match_of(
+        RULES, state, options={"hands": 4}, hand_number=len(history) + 1, history=history
+    )
+    (tile,) = state.hands[last]
+    after, _ = RULES.apply(match, Move(last, MoveKind.PLAY, tile))
+    assert after.status is Status.HAND_OVER
+    return after
+
+
+def test_td9_reason_fewer_discarded_tiles_breaks_the_tie() -> None:
+    """[TD-9] equal fewest points, one discarded tile against two: the reason names the
+    tie, the step that broke it with both counts, and the tag. Once the next hand is
+    dealt, the hand's discards are no longer held: its reason gives the rule's order."""
+    after = td_finish(
+        ["", "3-1", ""], ["6-6", "6-5 6-4", "3-3 3-3"], 2, (td_earlier((10, 5, 0), 2),)
+    )
+    result = after.history[-1]
+    assert result.points == (12, 21, 12) and result.winners == (0,)  # the tie happened
+    assert RULES.score(after).reasons[-1] == (
+        "Every tile played or discarded [TD-7]: seats 0 and 2 tie for the fewest points, "
+        "12 each; seat 0 wins the tie on fewer discarded tiles (1, against 2 for seat 2) "
+        "[TD-9]. Each seat scores its discarded pips [TD-8]: seat 0 12, seat 1 21 and "
+        "seat 2 12."
+    )
+    later, _ = RULES.apply(after, Move(0, MoveKind.NEXT_HAND))
+    assert RULES.score(later).reasons[-1] == (
+        "Every tile played or discarded [TD-7]: seats 0 and 2 tie for the fewest points, "
+        "12 each; seat 0 wins the tie on the first of these that separates them: fewer "
+        "discarded tiles, the lower match total before this hand, the first in turn order "
+        "from this hand's leader, seat 2 [TD-9]. Each seat scores its discarded pips "
+        "[TD-8]: seat 0 12, seat 1 21 and seat 2 12."
+    )
+
+
+def test_td9_reason_the_lower_match_total_before_breaks_the_tie() -> None:
+    """[TD-9] equal points and equal discards: the lower match total before this hand."""
+    history = (td_earlier((20, 0, 15), winner=1), td_earlier((10, 0, 0), winner=1))
+    after = td_finish(["3-3", "", ""], ["6-6", "6-5 6-4", "6-6"], 1, history)
+    result = after.history[-1]
+    assert result.points == (12, 21, 12) and result.winners == (2,)
+    assert RULES.totals(after) == (42, 21, 27)  # 30 and 15 before this hand
+    reason = RULES.score(after).reasons[-1]
+    assert (
+        "seats 0 and 2 tie for the fewest points, 12 each; seat 2 wins the tie on the lower "
+        "match total before this hand (15, against 30 for seat 0) [TD-9]."
+    ) in reason
+
+
+@pytest.mark.parametrize(("leader", "winner"), [(2, 3), (0, 0), (3, 3), (1, 3)])
+def test_td9_reason_turn_order_from_the_leader_breaks_the_tie(leader: int, winner: int) -> None:
+    """[TD-9] all else equal: the first of the tied seats in turn order from this hand's
+    leader, named in the reason."""
+    held = ["", "", "", ""]
+    held[(leader - 1) % 4] = "3-3"
+    history = (td_earlier((7, 7, 7, 7), winner=leader),)
+    after = td_finish(held, ["5-1", "6-6", "6-5", "4-2"], leader, history)
+    result = after.history[-1]
+    assert result.points == (6, 12, 11, 6) and result.winners == (winner,)
+    reason = RULES.score(after).reasons[-1]
+    assert (
+        f"seats 0 and 3 tie for the fewest points, 6 each; seat {winner} wins the tie on the "
+        f"first in turn order from this hand's leader, seat {leader} [TD-9]."
+    ) in reason
+
+
+def test_td9_reason_of_an_earlier_first_hand_names_the_leader_its_deal_gave() -> None:
+    """[TD-8] [TD-9] an earlier first hand tied at 0 points (two seats discarded nothing,
+    so the others' scores doubled): the Chinese set has no blank, so both discarded
+    nothing, and the turn order from the leader the seed's deal gave breaks the tie."""
+    options = RULES.make_options({"hands": 4})
+    leader = RULES.new_match(options, 4, positions.SEED).hand_state.leader
+    winner = min((0, 1), key=lambda seat: (seat - leader) % 4)
+    first = HandResult((0, 0, 5, 7), (0, 0, 10, 14), (winner,), HandEnd.ALL_TILES_PLACED)
+    now = RULES.new_match(options, 4, positions.SEED)
+    match = Match(4, options, positions.SEED, 2, now.hand_state, (first,))
+    (reason,) = RULES.score(match).reasons
+    assert reason == (
+        "Every tile played or discarded [TD-7]: seats 0 and 1 tie for the fewest points, 0 "
+        f"each; seat {winner} wins the tie on the first in turn order from this hand's "
+        f"leader, seat {leader} [TD-9]. Each seat scores its discarded pips, doubled because "
+        "seats 0 and 1 discarded nothing [TD-8]: seat 0 0, seat 1 0, seat 2 10 and seat 3 14."
+    )

@@ -10,12 +10,14 @@ a message that names the part (the variants in :mod:`.broken`).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import random
 import subprocess
 import sys
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,12 +26,17 @@ import grpc
 import pytest
 from selenium.webdriver import Chrome
 
+from domino_rules.games.testing import HandRecord, MatchRecord, declarations_of
+from domino_rules.rules import Status
 from domino_rules.v1 import domino_rules_pb2 as pb
 from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 
 from ..browser.conftest import browser  # noqa: F401  (the headless Chromium)
 from ..browser.page import Match, Playground
+from ..rules.test_conformance import play_match
 from ..served import Served, serving
+from . import GAME as TOY
+from .testing import TESTS
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = __package__ or "tests.toy_game"
@@ -152,13 +159,60 @@ def test_the_playground_draws_it_from_the_catalogue(
     served: Served,
 ) -> None:
     page = Playground(browser, f"{served.base}/play?delay=0")
-    page.set_up(Match(ID, players=2, seat=1, level="GREEDY", seed="toy-page"))
+    declared = TESTS.playground
+    page.set_up(Match(ID, declared.players, declared.seat, declared.level, declared.seed))
     page.await_person()
     played = page.play_to_the_end(random.Random(7))
     assert page.status() == "MATCH_OVER"
     assert played.moves == 3 and played.kinds == {"PLAY"}
     assert "pips played" in page.by_id("result").text
     assert page.severe_console_messages() == []
+
+
+def test_its_declarations_are_found_and_fit_its_rules() -> None:
+    """Its package declares what the tests over the catalogue need (``testing.TESTS``),
+    found as every game's are; its declared matches pass the conformance checks, its
+    judge sees every tile a view shows (the hand, and the events just after a move), and
+    its re-dealer deals its checkable deals again from their seeds."""
+    declared = declarations_of(TOY)
+    assert declared is TESTS
+    ruleset, options = TOY.ruleset, TOY.ruleset.make_options({})
+    fields = {f.name for f in dataclasses.fields(ruleset.hand_state_type)}
+    assert fields == declared.judge.fields
+    chooser = random.Random(ID)
+    for n in range(declared.conformance_matches):
+        players = chooser.choice(declared.players)
+        play_match(ruleset, options, players, f"conformance-{n}", chooser)
+    for setup in declared.leak_games:
+        for seed in setup.seeds:
+            match, before = ruleset.new_match(options, setup.players, seed), None
+            while True:
+                for seat in [None, *range(setup.players)]:
+                    view = ruleset.view(match, seat)
+                    seen = declared.judge.visible(match.hand_state, seat)
+                    if before is not None:
+                        seen |= declared.judge.visible(before.hand_state, seat)
+                    shown = [*view.hand, *(e.tile for e in view.events if e.tile is not None)]
+                    assert not Counter(shown) - seen, (seed, seat)
+                if match.status is Status.MATCH_OVER:
+                    break
+                before = match
+                match, _ = ruleset.apply(match, chooser.choice(ruleset.legal_moves(match)))
+    for case in declared.deals:
+        match = ruleset.new_match(options, case.players, case.seed)
+        views = [ruleset.view(match, seat) for seat in range(case.players)]
+        assert views[0].to_act is not None
+        dealt = HandRecord(
+            number=1,
+            to_act=views[0].to_act,
+            deal_events=[],
+            hands=[sorted((t.high, t.low) for t in view.hand) for view in views],
+            stock=views[0].stock,
+            table={},
+            internal=match.hand_state,
+        )
+        record = MatchRecord(ID, case.players, "", [dealt])
+        assert declared.redeal(record, case.seed, case.options) == {}
 
 
 @pytest.mark.parametrize(
