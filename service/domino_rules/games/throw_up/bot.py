@@ -592,7 +592,8 @@ class _Playouts(Rollouts):
         """The playouts of the world of ``common`` (:func:`_common`) and ``seed``, its hands
         as bit sets of tile codes (``held`` all of them together), its stock's codes
         (drawn from the front)."""
-        self.__dict__.update(common)
+        for name, value in common.items():
+            setattr(self, name, value)
         self.seed = seed
         self.hands, self.held, self.boneyard = hands, held, boneyard
         #: Per round from this one on, the tiles its dice let be laid (never none: each
