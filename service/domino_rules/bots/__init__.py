@@ -49,10 +49,11 @@ are each legal move's expected share of the win, best first (the move suggested 
 **What the view does not carry.** A view holds the events of the last move only, so the
 bot infers from the last move (a seat that drew had nothing to play) but not from the
 ones before. These public facts (every seat at the table saw them happen) would let the
-sampler use the whole hand. Each is a field of the hand state, set to its empty value
-when a hand is dealt, updated by ``hand_apply`` as below, checked by
-``check_hand_state`` against the hands (no seat holds what it is known not to hold), and
-copied into the ruleset's table for every viewer, spectators included:
+sampler use the whole hand. None is in a state or a view yet; this is how each would be
+carried: a field of the hand state, set to its empty value when a hand is dealt, updated
+by ``hand_apply`` as below, checked by ``check_hand_state`` against the hands (no seat
+holds what it is known not to hold), and copied into the ruleset's table for every
+viewer, spectators included:
 
 * One Arm Joe, ``voids: tuple[tuple[int, ...], ...]`` in ``OneArmJoeHandState`` and
   ``OneArmJoeTable``: per seat, ascending, the pips that seat holds no tile of. A
