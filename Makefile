@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 CONSTRAINTS := constraints.txt
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c $(CONSTRAINTS)
 
-.PHONY: serve test lint proto bench tournament image smoke clean lock system-packages chromium nginx
+.PHONY: serve test lint proto bench tournament image smoke dist clean lock system-packages chromium nginx
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
@@ -77,6 +77,12 @@ image:
 	case "$${first##*/}" in podman|buildah) format="--format docker";; esac; \
 	set -x; \
 	$$engine build $$format --build-arg BASE=$(BASE) $(IMAGE_FLAGS) -t $(IMAGE) .
+
+# Every artifact of a release, all of one version, in dist/: both Python packages' wheels
+# and sdists, the npm tarball, the contract bundle, and the image (its build context when
+# no engine is present). release/dist.py; publishing them: docs/RELEASING.md.
+dist: $(VENV)/.installed-test
+	$(BIN)/python release/dist.py
 
 smoke:
 	@engine=$$(ENGINE='$(ENGINE)' deploy/engine.sh) || exit 2; \
