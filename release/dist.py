@@ -11,8 +11,8 @@ It writes, for version ``V`` (``pyproject.toml``; every other version must be th
 * ``domino_rules-V-py3-none-any.whl`` and ``domino_rules-V.tar.gz``: the service;
 * ``domino_rules_client-V-py3-none-any.whl`` and ``domino_rules_client-V.tar.gz``: the
   Python client;
-* ``domino-rules-client-V.tgz``: the TypeScript client (``npm ci`` and ``npm pack`` in
-  ``clients/typescript``);
+* ``domino-rules-client-V.tgz``: the TypeScript client (``npm pack`` in
+  ``clients/typescript``, after ``npm ci`` when ``node_modules`` is older than its lock);
 * ``domino-rules-contract-V.tar.gz``: the contract: the ``.proto`` files (with the two
   vendored ``google/api`` files), a descriptor set of them (``FileDescriptorSet``,
   imports and comments included), the OpenAPI document and the JSON Schemas (a match
@@ -98,8 +98,11 @@ def npm_package(out: Path) -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise SystemExit("dist: npm is not installed (Node 20 or later brings it)")
-    run(npm, "ci", "--no-audit", "--no-fund", cwd=TS_CLIENT)
-    run(npm, "pack", "--pack-destination", out, cwd=TS_CLIENT)
+    installed = TS_CLIENT / "node_modules" / ".package-lock.json"
+    lock = TS_CLIENT / "package-lock.json"
+    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+        run(npm, "ci", "--no-audit", "--no-fund", cwd=TS_CLIENT)  # the locked dev dependencies
+    run(npm, "pack", "--pack-destination", out, cwd=TS_CLIENT)  # builds it first (prepack)
 
 
 def _tar(path: Path, files: dict[str, bytes]) -> None:
