@@ -33,13 +33,17 @@ system-packages:
 chromium nginx: system-packages
 
 # ruff (lint and format) and mypy --strict over the package, the tests and the benchmarks;
-# buf lint of the contract and its breaking-change check against the released image
+# buf lint of the contract and its breaking-change check against the released image; the
+# OpenAPI document against the previous release's (docs/VERSIONING.md)
+PREVIOUS_RELEASE := $(shell cat release/previous-release)
+PREVIOUS_WHEEL   := tests/upgrade/$(PREVIOUS_RELEASE)/domino_rules-$(PREVIOUS_RELEASE)-py3-none-any.whl
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/buf lint
 	$(BIN)/buf breaking --against proto/buf-image.binpb
+	$(BIN)/python release/openapi_diff.py --against $(PREVIOUS_WHEEL)
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python proto/generate.py

@@ -260,7 +260,7 @@ def test_a_rolling_restart_behind_nginx_fails_no_call(tmp_path: Path) -> None:
 
 UPGRADE = ROOT / "tests" / "upgrade"
 #: The previous release, whose replicas the rolling update replaces.
-PREVIOUS = "0.1.0"
+PREVIOUS = (ROOT / "release" / "previous-release").read_text().strip()
 #: Short matches of every ruleset, two of them over two hands (a token between hands
 #: crosses versions too).
 MATCHES: tuple[tuple[str, int, dict[str, Any]], ...] = (
