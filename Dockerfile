@@ -1,12 +1,12 @@
 # The domino rules service: gRPC on 50051, the REST gateway (and /metrics) on 8080.
 #
 #   make image                      # docker if a daemon answers, else podman --format docker
-#   docker build -t domino-rules:0.1.0 .
-#   docker build --build-arg BASE=registry.example.com/python:3.11-slim -t domino-rules:0.1.0 .
+#   docker build -t domino-rules:0.2.0 .
+#   docker build --build-arg BASE=registry.example.com/python:3.11-slim -t domino-rules:0.2.0 .
 #   docker run --rm -p 50051:50051 -p 8080:8080 \
 #       -e DOMINO_RULES_SEAL_KEYS="$(domino-rules keygen)" -e DOMINO_RULES_REQUIRE_SEALED=1 \
-#       domino-rules:0.1.0
-#   deploy/smoke.sh domino-rules:0.1.0   # runs it, checks both doors, stops it
+#       domino-rules:0.2.0
+#   deploy/smoke.sh domino-rules:0.2.0   # runs it, checks both doors, stops it
 #
 # BASE is any image with Python 3.11 or later as `python` on PATH, its venv module, and
 # the groupadd/useradd tools (Debian's python:3.11-slim by default; a mirror of it, or

@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 CONSTRAINTS := constraints.txt
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c $(CONSTRAINTS)
 
-.PHONY: serve test lint proto bench tournament image smoke clean lock system-packages chromium nginx
+.PHONY: serve test lint proto bench tournament image smoke dist clean lock system-packages chromium nginx
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
@@ -33,13 +33,17 @@ system-packages:
 chromium nginx: system-packages
 
 # ruff (lint and format) and mypy --strict over the package, the tests and the benchmarks;
-# buf lint of the contract and its breaking-change check against the released image
+# buf lint of the contract and its breaking-change check against the released image; the
+# OpenAPI document against the previous release's (docs/VERSIONING.md)
+PREVIOUS_RELEASE := $(shell cat release/previous-release)
+PREVIOUS_WHEEL   := tests/upgrade/$(PREVIOUS_RELEASE)/domino_rules-$(PREVIOUS_RELEASE)-py3-none-any.whl
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/buf lint
 	$(BIN)/buf breaking --against proto/buf-image.binpb
+	$(BIN)/python release/openapi_diff.py --against $(PREVIOUS_WHEEL)
 
 proto: $(VENV)/.installed-test
 	$(BIN)/python proto/generate.py
@@ -77,6 +81,12 @@ image:
 	case "$${first##*/}" in podman|buildah) format="--format docker";; esac; \
 	set -x; \
 	$$engine build $$format --build-arg BASE=$(BASE) $(IMAGE_FLAGS) -t $(IMAGE) .
+
+# Every artifact of a release, all of one version, in dist/: both Python packages' wheels
+# and sdists, the npm tarball, the contract bundle, and the image (its build context when
+# no engine is present). release/dist.py; publishing them: docs/RELEASING.md.
+dist: $(VENV)/.installed-test
+	$(BIN)/python release/dist.py
 
 smoke:
 	@engine=$$(ENGINE='$(ENGINE)' deploy/engine.sh) || exit 2; \

@@ -2,8 +2,8 @@
 # deploy/smoke.sh IMAGE: run the image as a container, check that it is healthy and that
 # both doors serve, then stop it and check that it stopped cleanly.
 #
-#   deploy/smoke.sh domino-rules:0.1.0
-#   ENGINE=podman deploy/smoke.sh localhost/domino-rules:0.1.0
+#   deploy/smoke.sh domino-rules:0.2.0
+#   ENGINE=podman deploy/smoke.sh localhost/domino-rules:0.2.0
 #
 # The engine is $ENGINE (a command, options allowed: ENGINE="podman --log-level warn"),
 # else docker if its daemon answers, else podman. The container

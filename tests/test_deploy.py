@@ -21,6 +21,7 @@ import kubernetes_validate  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
 
+import domino_rules
 from domino_rules.doors.rest import HEALTH_SERVICES, QUIET_PATHS
 from domino_rules.serving import supervisor
 from domino_rules.serving.settings import Settings
@@ -558,7 +559,7 @@ def test_the_production_overlay_changes_sizes_and_image_only() -> None:
     assert set(production) - set(base) == {("ServiceMonitor", "domino-rules")}
     assert set(base) <= set(production)
     assert _container(production[("Deployment", "domino-rules")])["image"].endswith(
-        "/domino-rules:0.1.0"
+        f"/domino-rules:{domino_rules.__version__}"
     )
     assert (
         production[("HorizontalPodAutoscaler", "domino-rules")]["spec"]["minReplicas"]

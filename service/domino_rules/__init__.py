@@ -1,3 +1,3 @@
 """domino-rules: the authoritative rules service for traditional domino games."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
