@@ -35,7 +35,7 @@ from ..rules import End, Event, Match, Move, MoveKind, Ruleset, Score, Status, T
 from ..rules.errors import OptionsError
 from ..rules.limits import MAX_SEED_CHARS
 from ..v1 import domino_rules_pb2 as pb
-from . import packing
+from . import migrations, packing
 
 __all__ = [
     "BOT_LEVELS",
@@ -524,7 +524,8 @@ def decode_game(payload: bytes, *, trusted: bool = False, events: bool = True) -
     game could reach.
     """
     try:
-        packed = packing.unpack(payload, events=events)
+        # another version's layout is read as today's where a migration reads it
+        packed = packing.unpack(migrations.migrate(payload), events=events)
     except packing.PackError as exc:
         raise StateDecodeError(str(exc)) from None
     if packed.version > MAX_VERSION:

@@ -7,8 +7,9 @@ of games in play would be refused. ``docs/VERSIONING.md`` says what a release ow
 a version reads the tokens of the previous minor version, and a rolling update that
 mixes the two loses no match. A :class:`Migration` is how: it keeps the other layout's
 types (copies of the dataclasses as they were) and a function from a match of that shape
-to a match of today's. :func:`.packing.unpack` calls :func:`migrate` for a fingerprint it
-does not know, and nothing else changes: the migrated match is packed anew in today's
+to a match of today's. :func:`.codec.decode_game` passes every payload through :func:`migrate`
+before :func:`.packing.unpack`, which knows only today's layouts, and nothing else
+changes: the migrated match is packed anew in today's
 layout, then unpacked and checked like any other token (in full, unless the service
 trusts its sealed tokens), so a migration cannot let through a game the rules refuse.
 

@@ -809,11 +809,6 @@ def unpack(payload: bytes, *, events: bool = True) -> Packed:
     if len(payload) < _FINGERPRINT + 1 + _GAME_ID + 1:
         raise PackError("the state is truncated")
     ruleset = _by_fingerprint().get(payload[:_FINGERPRINT])
-    if ruleset is None:  # another version's layout: today's, if a migration reads it
-        from .migrations import migrate
-
-        payload = migrate(payload)
-        ruleset = _by_fingerprint().get(payload[:_FINGERPRINT])
     if ruleset is None:
         raise PackError(
             "the state is of a ruleset or state layout this service does not know "
