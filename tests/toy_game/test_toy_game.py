@@ -31,6 +31,9 @@ from ..browser.conftest import browser  # noqa: F401  (the headless Chromium)
 from ..browser.page import Match, Playground
 from ..served import Served, serving
 
+#: Starts serve with the game installed from outside, and drives Chromium: alone on the machine.
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parents[2]
 GAME = __package__ or "tests.toy_game"
 ID = "high_tile"
