@@ -188,7 +188,9 @@ def _text(value: Any) -> str:
     if isinstance(value, tuple | list):
         return f"({' '.join(_text(item) for item in value)})"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return f"{{{_fields(value)}}}"
+        text = f"{{{_fields(value)}}}"
+        # a short one is never broken across lines
+        return text.replace(" ", _UNBROKEN) if len(text) <= WIDTH // 3 else text
     raise TypeError(f"no text form for a {type(value).__name__} in a playthrough")
 
 
