@@ -40,9 +40,6 @@ from schemathesis.engine.recorder import ScenarioRecorder
 
 from ..served import Served, serving
 
-#: One serve for the module: its tests share it on one worker.
-pytestmark = pytest.mark.one_worker
-
 #: Every operation of the document: the RPCs and the probes.
 RPCS = {
     "ListRulesets",
