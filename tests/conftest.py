@@ -7,14 +7,16 @@ own. Tests are handed out one by one, except:
 
 - tests marked ``serial`` (they time things, bind fixed resources, drive Chromium or
   nginx, or start fleets of ``domino-rules serve``) run on one worker, one after the
-  other, as one group;
+  other, as one group: ``serial`` itself, or the group the mark names
+  (``serial("chromium")``: the tests that share the session's Chromium), so that two
+  such groups can go to two workers;
 - the tests of a module marked ``one_worker`` (its module fixtures, a build or a
   ``serve``, cost too much to make on every worker) run on one worker, in order.
 
-The ``serial`` group is handed out first, then what holds a ``slow`` test, then the
-rest in order, so that the longest work starts at once. The marks are read where the
-tests are collected, in the workers: each worker writes what it found for the
-controller's scheduler (:class:`Grouped`).
+The ``serial`` groups are handed out first, the biggest first, then what holds a
+``slow`` test, then the rest in order, so that the longest work starts at once. The
+marks are read where the tests are collected, in the workers: each worker writes what
+it found for the controller's scheduler (:class:`Grouped`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from domino_rules.api import RulesService
 from .support import summary
 from .support.servers import Serve, Servers, serving
 
-#: The group of the tests that cannot share the machine (marked ``serial``).
+#: The group of the tests that cannot share the machine (marked ``serial``), unless the
+#: mark names another.
 SERIAL = "serial"
 
 
@@ -67,8 +70,9 @@ def _groups(items: list[pytest.Item]) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for item in items:
         group = None
-        if item.get_closest_marker("serial") is not None:
-            group = SERIAL
+        serial = item.get_closest_marker("serial")
+        if serial is not None:
+            group = f"{SERIAL}:{serial.args[0]}" if serial.args else SERIAL
         elif item.get_closest_marker("one_worker") is not None:
             group = item.nodeid.split("::", 1)[0]
         slow = item.get_closest_marker("slow") is not None
@@ -114,9 +118,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 
 class Grouped(LoadScopeScheduling):  # type: ignore[misc]
-    """xdist's scheduling by work units, each unit a group of tests (:data:`SERIAL`, a
-    ``one_worker`` module) or a single test; units are handed out biggest group first,
-    then those holding a slow test, then in the order collected.
+    """xdist's scheduling by work units, each unit a group of tests (a :data:`SERIAL`
+    group, a ``one_worker`` module) or a single test; units are handed out the serial
+    groups first (the biggest first), then those holding a slow test, then the other
+    groups, then single tests in the order collected.
 
     (xdist's own ``loadgroup`` names a test's group in its id, which pytest 9 no longer
     lets a plugin change; the marks travel through a file instead.)"""
@@ -148,7 +153,7 @@ class Grouped(LoadScopeScheduling):  # type: ignore[misc]
 
     def _priority(self, unit: tuple[str, dict[str, bool]]) -> int:
         scope, tests = unit
-        if scope == SERIAL:
+        if scope == SERIAL or scope.startswith(f"{SERIAL}:"):
             return 0
         if any(self.found.get(nodeid, {}).get("slow") for nodeid in tests):
             return 1

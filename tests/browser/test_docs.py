@@ -15,7 +15,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from ..support.servers import Servers
 
 #: Drives Chromium (one browser for the session): alone on the machine.
-pytestmark = pytest.mark.serial
+pytestmark = pytest.mark.serial("chromium")
 
 #: A desktop window and a phone's viewport, in CSS pixels.
 DESKTOP = (1280, 800)

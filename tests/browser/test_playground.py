@@ -23,7 +23,7 @@ from ..support.servers import Servers
 from .page import MOVES, Match, Playground
 
 #: Drives Chromium (one browser for the session): alone on the machine.
-pytestmark = [pytest.mark.slow, pytest.mark.serial]
+pytestmark = [pytest.mark.slow, pytest.mark.serial("chromium")]
 
 #: Short matches, each with a non-default option typed into the form; bots RANDOM or
 #: GREEDY. Each plays at least two hands, so NEXT_HAND is clicked.

@@ -21,7 +21,7 @@ from .page import Match, Playground, post
 from .test_playground import MATCHES
 
 #: Drives Chromium (one browser for the session): alone on the machine.
-pytestmark = [pytest.mark.slow, pytest.mark.serial]
+pytestmark = [pytest.mark.slow, pytest.mark.serial("chromium")]
 
 
 def replay(servers: Servers, record: dict[str, Any]) -> dict[str, Any]:

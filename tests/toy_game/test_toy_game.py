@@ -32,7 +32,7 @@ from ..browser.page import Match, Playground
 from ..served import Served, serving
 
 #: Starts serve with the game installed from outside, and drives Chromium: alone on the machine.
-pytestmark = pytest.mark.serial
+pytestmark = pytest.mark.serial("chromium")
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = __package__ or "tests.toy_game"
