@@ -46,9 +46,13 @@ from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 from .served import SERVE, Served, door_processes, outlived, serving
 from .support.waiting import wait_until
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="reads /proc; serve's doors are Linux's"
-)
+#: Starts serve again and again and reads its processes and their metrics: alone on the machine.
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="reads /proc; serve's doors are Linux's"
+    ),
+    pytest.mark.serial,
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE = "domino_rules.v1.DominoRules"

@@ -34,7 +34,8 @@ PACKAGE = ROOT / "clients" / "python"
 TIMEOUT = 300
 MYPY = Path(sys.executable).parent / "mypy"
 
-pytestmark = pytest.mark.slow
+#: Builds the wheel and its virtual environment once: its tests share them on one worker.
+pytestmark = [pytest.mark.slow, pytest.mark.one_worker]
 
 
 def _run(*command: str | Path, cwd: Path | None = None) -> str:

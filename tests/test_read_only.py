@@ -30,9 +30,13 @@ from domino_rules.state.tokens import KeyRing
 
 from .served import SERVE, Served, _Reader
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="mount namespaces and /proc are Linux's"
-)
+#: Starts serve in mount namespaces of its own: alone on the machine.
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="mount namespaces and /proc are Linux's"
+    ),
+    pytest.mark.serial,
+]
 
 #: In the namespace: each directory named as an argument before "--" becomes a mount of
 #: its own (bound onto itself, contents and all: a checkout under /tmp stays in sight),

@@ -46,6 +46,9 @@ from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 from .served import Served, start
 from .support.waiting import wait_until
 
+#: Three replicas of serve behind nginx, restarted in turn under load: alone on the machine.
+pytestmark = pytest.mark.serial
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "deploy" / "nginx" / "domino-rules.conf.template"
 REPLICA_ARGS = ("--grpc-workers", "1", "--http-workers", "1", "--grace", "10")

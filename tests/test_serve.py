@@ -28,9 +28,13 @@ from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 from .served import Served, children, door_processes, outlived, serving, start, tcp_sockets
 from .support.waiting import wait_until
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="reads /proc; SO_REUSEPORT as Linux has it"
-)
+#: Starts fleets of serve, 50 times over, and waits on their processes: alone on the machine.
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="reads /proc; SO_REUSEPORT as Linux has it"
+    ),
+    pytest.mark.serial,
+]
 
 SERVICE = "domino_rules.v1.DominoRules"
 

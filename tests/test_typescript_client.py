@@ -43,6 +43,9 @@ from domino_rules import records, rules
 from .cases import CASES
 from .support.servers import Servers
 
+#: npm installs and builds in clients/typescript once: its tests share them on one worker.
+pytestmark = pytest.mark.one_worker
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "clients" / "typescript"
 PROTO = ROOT / "proto"

@@ -31,6 +31,9 @@ from domino_rules.v1 import domino_rules_pb2_grpc as pb_grpc
 from ..served import Served, children, door_processes, serving
 from ..support.waiting import wait_until
 
+#: Bursts of searches against serve's bounded room, shed or timed out: alone on the machine.
+pytestmark = pytest.mark.serial
+
 # ------------------------------------------------------------------ Admission
 
 

@@ -20,6 +20,9 @@ from domino_rules.doors import rest
 from ..served import Served, serving
 from ..support.waiting import wait_until
 
+#: One serve and its log for the module: its tests share them on one worker.
+pytestmark = pytest.mark.one_worker
+
 LIMIT = 1024 * 1024
 POST_PATHS = [path for _, verb, path, _ in rest.routes() if verb == "POST"]
 

@@ -14,6 +14,9 @@ import pytest
 from ..served import Served, accepted, serving
 from ..support.waiting import wait_until
 
+#: Times the idle and request timeouts of a real serve: alone on the machine.
+pytestmark = pytest.mark.serial
+
 IDLE_TIMEOUT = 2.0
 REQUEST_TIMEOUT = 3.0
 NEW_GAME = json.dumps({"ruleset": "one_arm_joe", "players": 3, "seed": "slow"}).encode()

@@ -17,6 +17,7 @@ from selenium.webdriver.chrome.service import Service
 
 from domino_rules.api import RulesService
 
+from ..support import summary
 from ..support.servers import Serve, Servers
 
 #: What Chromium needs to run headless on a closed network, with nothing of its own
@@ -33,10 +34,8 @@ CHROMIUM_FLAGS = (
     "--hide-scrollbars",
     "--force-device-scale-factor=1",
 )
-#: Where this run's screenshots went, for the summary.
-_SCREENSHOTS = pytest.StashKey[Path]()
-#: What axe-core found on each page it was run on, for the summary.
-_AXE = pytest.StashKey[list[str]]()
+#: The heading of what axe-core found on each page, in the summary at the end of the run.
+AXE_HEADING = "axe-core violations by impact, on each page checked:"
 #: The browser tests' own npm package: axe-core, locked in package-lock.json.
 HERE = Path(__file__).resolve().parent
 INSTALL = "apt-get install -y --no-install-recommends chromium chromium-driver"
@@ -92,7 +91,7 @@ def artifacts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         path.mkdir(parents=True, exist_ok=True)
     else:
         path = tmp_path_factory.mktemp("playground")
-    request.config.stash[_SCREENSHOTS] = path
+    summary.note(request.config, f"playground screenshots: {path}")
     return path
 
 
@@ -121,20 +120,4 @@ def axe_script() -> str:
 @pytest.fixture(scope="session")
 def axe_report(request: pytest.FixtureRequest) -> list[str]:
     """Lines saying what axe-core found on each page, printed at the end of the run."""
-    lines: list[str] = []
-    request.config.stash[_AXE] = lines
-    return lines
-
-
-def pytest_terminal_summary(
-    terminalreporter: pytest.TerminalReporter, config: pytest.Config
-) -> None:
-    """Name the screenshots' directory at the end of the run."""
-    path = config.stash.get(_SCREENSHOTS, None)
-    if path is not None:
-        terminalreporter.write_line(f"playground screenshots: {path}")
-    axe = config.stash.get(_AXE, None)
-    if axe:
-        terminalreporter.write_line("axe-core violations by impact, on each page checked:")
-        for line in axe:
-            terminalreporter.write_line(f"  {line}")
+    return summary.lines(request.config, AXE_HEADING)

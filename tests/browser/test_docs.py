@@ -14,6 +14,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from ..support.servers import Servers
 
+#: Drives Chromium (one browser for the session): alone on the machine.
+pytestmark = pytest.mark.serial("chromium")
+
 #: A desktop window and a phone's viewport, in CSS pixels.
 DESKTOP = (1280, 800)
 PHONE = (390, 844)

@@ -25,7 +25,8 @@ from ..cases import cases_for
 from ..support.servers import Servers
 from .page import MOVES, Match, Playground
 
-pytestmark = pytest.mark.slow
+#: Drives Chromium (one browser for the session): alone on the machine.
+pytestmark = [pytest.mark.slow, pytest.mark.serial("chromium")]
 
 #: Short matches, each with a non-default option typed into the form; bots RANDOM or
 #: GREEDY. Each plays at least two hands, so NEXT_HAND is clicked. Each game declares its

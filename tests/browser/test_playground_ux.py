@@ -39,7 +39,8 @@ from ..support.servers import Servers
 from .page import MOVES, Match, Playground, post, set_viewport
 from .test_playground import MATCHES
 
-pytestmark = pytest.mark.slow
+#: Drives Chromium (one browser for the session): alone on the machine.
+pytestmark = [pytest.mark.slow, pytest.mark.serial("chromium")]
 
 #: The window's inner size: a desktop and a phone.
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}

@@ -20,7 +20,8 @@ from ..support.servers import Servers
 from .page import Match, Playground, post
 from .test_playground import MATCHES
 
-pytestmark = pytest.mark.slow
+#: Drives Chromium (one browser for the session): alone on the machine.
+pytestmark = [pytest.mark.slow, pytest.mark.serial("chromium")]
 
 
 def replay(servers: Servers, record: dict[str, Any]) -> dict[str, Any]:

@@ -38,10 +38,13 @@ from domino_rules.rules import (
     MoveError,
     MoveKind,
     NotYourTurnError,
+    OptionsError,
+    PlayerCountError,
     RulesError,
     Ruleset,
     Status,
     Tile,
+    UnknownRulesetError,
     rng,
 )
 from domino_rules.rules.limits import MAX_EVENTS, MAX_HANDS
@@ -165,15 +168,36 @@ def test_move_repr_is_code_that_rebuilds_it_and_its_text_parses_back() -> None:
     assert eval(repr(Tile(0, 0)), namespace) == Tile(0, 0)
 
 
-def test_the_error_tree() -> None:
-    assert issubclass(InvalidMoveError, MoveError) and issubclass(IllegalMoveError, MoveError)
-    assert not issubclass(InvalidMoveError, IllegalMoveError)
-    assert not issubclass(IllegalMoveError, InvalidMoveError)
-    assert issubclass(InvalidStateError, RulesError) and not issubclass(
-        InvalidStateError, MoveError
-    )
-    assert issubclass(RulesError, ValueError)
-    assert {"InvalidMoveError", "InvalidStateError", "HandEnd"} <= set(rules.__all__)
+def test_each_refusal_is_caught_where_the_error_tree_puts_it() -> None:
+    """What a caller's ``except`` catches: every refusal of the library is a
+    ``ValueError`` and a ``RulesError``; a refused move is a ``MoveError`` of its one
+    cause (malformed, over, out of turn, illegal); a forged state is no ``MoveError``."""
+    joe = rules.get("one_arm_joe")
+    match = joe.new_match(joe.make_options({}), 2, "error tree")
+    seat = joe.to_act(match)
+    assert seat is not None
+    over = dataclasses.replace(match, status=Status.MATCH_OVER)
+    forged = dataclasses.replace(match, hand_number=0)
+    refusals: list[tuple[Callable[[], object], type[RulesError], bool]] = [
+        (lambda: rules.get("chess"), UnknownRulesetError, False),
+        (lambda: joe.make_options({"chess": 1}), OptionsError, False),
+        (lambda: joe.new_match(joe.make_options({}), 99, "x"), PlayerCountError, False),
+        (lambda: joe.check_match(forged), InvalidStateError, False),
+        (lambda: joe.apply(match, Move(seat, MoveKind.DRAW, Tile(6, 4))), InvalidMoveError, True),
+        (lambda: joe.apply(over, Move(seat, MoveKind.DRAW)), GameOverError, True),
+        (lambda: joe.apply(match, Move(1 - seat, MoveKind.DRAW)), NotYourTurnError, True),
+        (lambda: joe.apply(match, Move(seat, MoveKind.DRAW)), IllegalMoveError, True),
+    ]
+    for refuse, cause, is_a_move in refusals:
+        with pytest.raises(ValueError) as caught:
+            refuse()
+        assert type(caught.value) is cause
+        assert isinstance(caught.value, RulesError)
+        assert isinstance(caught.value, MoveError) is is_a_move, cause
+    # a malformed move is never taken for an illegal one, nor the other way round
+    with pytest.raises(MoveError) as malformed:
+        joe.apply(match, Move(seat, MoveKind.PASS, target=Tile(6, 4)))
+    assert not isinstance(malformed.value, IllegalMoveError)
 
 
 MALFORMED = [

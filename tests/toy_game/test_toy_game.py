@@ -38,6 +38,9 @@ from ..served import Served, serving
 from . import GAME as TOY
 from .testing import TESTS
 
+#: Starts serve with the game installed from outside, and drives Chromium: alone on the machine.
+pytestmark = pytest.mark.serial("chromium")
+
 ROOT = Path(__file__).resolve().parents[2]
 GAME = __package__ or "tests.toy_game"
 ID = "high_tile"
