@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
-import enum
 import inspect
 import itertools
 import random
@@ -16,7 +15,6 @@ import pytest
 
 from domino_rules import bots, rules
 from domino_rules.bots import (
-    DEFAULT_PLAYOUTS,
     MAX_PLAYOUTS,
     BotError,
     Estimate,
@@ -242,16 +240,6 @@ def test_strong_spends_the_rulesets_default_budget(ruleset_id: str) -> None:
     assert budget - len(position.view.legal_moves) <= spent <= budget
 
 
-def test_the_budget_constants() -> None:
-    assert 1 <= DEFAULT_PLAYOUTS <= MAX_PLAYOUTS
-    budgets = {ruleset_id: default_playouts(rules.get(ruleset_id)) for ruleset_id in RULESET_IDS}
-    assert all(1 <= budget <= MAX_PLAYOUTS for budget in budgets.values())
-    assert budgets["throw_up"] == 400
-    assert budgets["tiu_u"] == DEFAULT_PLAYOUTS
-    assert issubclass(BotError, ValueError)
-    assert [level.name for level in Level] == ["RANDOM", "GREEDY", "STRONG"]
-
-
 # --------------------------------------------------------------------------- errors
 
 
@@ -273,6 +261,9 @@ def test_an_unknown_level_is_refused(midgame: Position, level: Any) -> None:
 @pytest.mark.parametrize("playouts", [0, -1, MAX_PLAYOUTS + 1, True, 1.5, "10"])
 def test_a_budget_out_of_range_is_refused(midgame: Position, playouts: Any) -> None:
     with pytest.raises(BotError, match=f"playouts must be an integer from 1 to {MAX_PLAYOUTS}"):
+        suggest(*_args(midgame), Level.STRONG, playouts=playouts)
+    # a caller that catches the bad values of a request as ValueError catches it too
+    with pytest.raises(ValueError):
         suggest(*_args(midgame), Level.STRONG, playouts=playouts)
 
 
@@ -334,10 +325,6 @@ def test_a_view_that_does_not_fit_the_options_is_refused() -> None:
         forged = dataclasses.replace(forged, legal_moves=legal * 2)
     with pytest.raises(BotError, match="does not fit"):
         suggest(ruleset, position.options, position.players, forged, Level.STRONG)
-
-
-def test_the_levels_are_an_enum() -> None:
-    assert issubclass(Level, enum.Enum)
 
 
 def test_the_example_in_the_package_docstring_runs() -> None:
