@@ -357,12 +357,12 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         hands = list(state.hands)
         held = hands[seat]
         code = tile.code
-        for i, other in enumerate(held):
+        at = 0  # the first copy of the tile in the hand (a legal move's tile is there)
+        for other in held:
             if other.code == code:
-                hands[seat] = held[:i] + held[i + 1 :]
                 break
-        else:
-            raise ValueError(f"{tile} is not in the hand")
+            at += 1
+        hands[seat] = held[:at] + held[at + 1 :]
         fields["hands"] = tuple(hands)
         if move.kind is _PLAY:
             open_pip = state.open_pip
