@@ -501,6 +501,20 @@ def test_td7_every_seat_takes_one_turn_per_tile(players: int) -> None:
     assert match.status is Status.HAND_OVER
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_td7_the_seat_to_act_empties_its_hand_last(players: int) -> None:
+    """[TD-7] one tile a turn in seat order: the seat to act holds no tile exactly when no
+    seat does, which is all hand_over reads."""
+    chooser = random.Random(players)
+    match = RULES.new_match(options(), players, f"last-{players}")
+    states = [match.hand_state]
+    observe = lambda step: states.append(step.after.hand_state)  # noqa: E731
+    play_out(RULES, match, chooser, until=hand_over, observe=observe)
+    assert not any(states[-1].hands)
+    for state in states:
+        assert RULES.hand_over(state) is (not any(state.hands))
+
+
 # --------------------------------------------------------------------------- [TD-8]
 
 

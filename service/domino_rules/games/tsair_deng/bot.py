@@ -76,7 +76,7 @@ _CODES = Tile(6, 6).code + 1
 _TILES = tuple(Tile.from_code(code) for code in range(_CODES))
 _HIGH = tuple(t.high for t in _TILES)
 _LOW = tuple(t.low for t in _TILES)
-#: Bits of each pip's count in :func:`_pip_counts` (a hand holds at most 16 tiles).
+#: Bits of each pip's count in :func:`_pip_counts` ([TD-2] a hand holds at most 16 tiles).
 _COUNT_BITS = 5
 _COUNT_MASK = (1 << _COUNT_BITS) - 1
 _PLAY = MoveKind.PLAY
