@@ -247,7 +247,10 @@ _PIP_COUNT = tuple(
 def _pip_counts(hand: tuple[Tile, ...]) -> int:
     """Per pip, how many tiles of ``hand`` have it: the count of pip ``p`` is
     ``counts >> _COUNT_BITS * p & _COUNT_MASK``."""
-    return sum([_PIP_COUNT[tile.code] for tile in hand])
+    counts = 0
+    for tile in hand:
+        counts += _PIP_COUNT[tile.code]
+    return counts
 
 
 def _key(move: Move, counts: int, open_pip: int | None) -> float:
@@ -371,32 +374,43 @@ class TsairDengBot(GameBot):
         return [_key(move, counts, table.open_pip) for move in view.legal_moves]
 
     def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
-        """The GREEDY move: the best-scored of ``legal`` (the first of equal scores)."""
+        """The GREEDY move: the best of ``legal`` by :func:`_key` (the first of equal keys)."""
         first = legal[0]
         if len(legal) == 1:
             return first
-        if first.kind is _PLAY:
-            if legal[1].kind is not _PLAY:
-                return first  # [TD-5] plays are listed first, and a play beats every discard
-        else:
-            # no play: the lightest discard [TD-8], unless another weighs the same
-            top, light, tied = first, 1000, False
-            for move in legal:
-                pips = move.tile.pips  # type: ignore[union-attr]
-                if pips < light:
-                    top, light, tied = move, pips, False
-                elif pips == light:
-                    tied = True
-            if not tied:
-                return top
         state: TsairDengHandState = match.hand_state
-        counts = _pip_counts(state.hands[state.to_act])
-        open_pip = state.open_pip
-        top, top_key = first, -math.inf
+        if first.kind is _PLAY:
+            # [TD-5] the plays are listed before the discards, and any play beats every
+            # discard: a lone play is chosen at once
+            if legal[1].kind is not _PLAY:
+                return first
+            # of the plays, the best key (:func:`_key` less 997)
+            counts = _pip_counts(state.hands[state.to_act])
+            open_pip = state.open_pip
+            top, top_key = first, -1
+            for move in legal:
+                if move.kind is not _PLAY:
+                    break
+                pips = move.tile.pips  # type: ignore[union-attr]
+                left_open = move.open_pip if open_pip is None else pips - open_pip
+                key = pips + 3 * (counts >> _COUNT_BITS * left_open & _COUNT_MASK)  # type: ignore[operator]
+                if key > top_key:
+                    top, top_key = move, key
+            return top
+        # no play: the lightest discard [TD-8], chosen at once unless another weighs the same
+        top, light, tied = first, 1000, False
         for move in legal:
-            if move.kind is not _PLAY and top_key >= 1000:
-                break  # plays are listed before discards, and any play beats every discard
-            key = _key(move, counts, open_pip)
-            if key > top_key:
-                top, top_key = move, key
+            pips = move.tile.pips  # type: ignore[union-attr]
+            if pips < light:
+                top, light, tied = move, pips, False
+            elif pips == light:
+                tied = True
+        if not tied:
+            return top
+        counts = _pip_counts(state.hands[state.to_act])
+        weight = -math.inf
+        for move in legal:
+            key = _key(move, counts, state.open_pip)
+            if key > weight:
+                top, weight = move, key
         return top
