@@ -199,6 +199,7 @@ class TsairDengTable:
 _CODES = SIX_SIX.code + 1
 _PIPS = SIX_SIX.high + 1
 _TILES = tuple([Tile.from_code(code) for code in range(_CODES)])
+_ALONE = tuple([(tile,) for tile in _TILES])  # by code, to add to a tuple of tiles
 
 
 def _seat_moves(seat: int) -> tuple[tuple[Move, ...], tuple[Move, ...], tuple[Move, ...]]:
@@ -374,12 +375,12 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
                 open_pip = tile.pips - open_pip
             event = _PLAYED[(seat * _CODES + code) * _PIPS + open_pip]
             # [TD-6] the tile goes on the serpentine (place_of(len(played)))
-            fields["played"] = state.played + (tile,)  # noqa: RUF005 (cheaper than unpacking)
+            fields["played"] = state.played + _ALONE[code]
             fields["open_pip"] = open_pip
         else:  # DISCARD [TD-5] face down: only the discarder sees the tile
             event = _DISCARDED[seat * _CODES + code]
             discards = list(state.discards)
-            discards[seat] += (tile,)
+            discards[seat] += _ALONE[code]
             fields["discards"] = tuple(discards)
         fields["to_act"] = seat + 1 if seat + 1 < len(hands) else 0
         return _make_state(fields), event
