@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from domino_rules.bots.playout import Step, hand_over, play_out
+from domino_rules.games.tsair_deng import GAME
 from domino_rules.games.tsair_deng.rules import TileSet, TsairDengHandState, TsairDengOptions
 from domino_rules.rules import rng
 from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
@@ -522,6 +523,20 @@ def test_td7_every_seat_takes_one_turn_per_tile(players: int) -> None:
     assert match.status is Status.HAND_OVER
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_td7_the_seat_to_act_empties_its_hand_last(players: int) -> None:
+    """[TD-7] one tile a turn in seat order: the seat to act holds no tile exactly when no
+    seat does, which is all hand_over reads."""
+    chooser = random.Random(players)
+    match = RULES.new_match(options(), players, f"last-{players}")
+    states = [match.hand_state]
+    observe = lambda step: states.append(step.after.hand_state)  # noqa: E731
+    play_out(RULES, match, chooser, until=hand_over, observe=observe)
+    assert not any(states[-1].hands)
+    for state in states:
+        assert RULES.hand_over(state) is (not any(state.hands))
+
+
 # --------------------------------------------------------------------------- [TD-8]
 
 
@@ -878,6 +893,31 @@ def test_random_matches_reach_match_over(
         score = RULES.score(match)
         assert score.settlement is not None and sum(score.settlement) == 0
         assert score.winners == tuple(s for s in range(players) if totals[s] == min(totals))
+
+
+@pytest.mark.parametrize(
+    ("tile_set", "must_play"), list(itertools.product(["CHINESE", "DOUBLE_SIX"], [False, True]))
+)
+def test_playouts_choose_as_greedy_from_the_view(tile_set: str, must_play: bool) -> None:
+    """[TD-4] [TD-5] the bot's heuristic, which its playouts play for every seat, picks the
+    move that the GREEDY scores of that seat's view put first, at every turn with a choice."""
+    bot = GAME.bot
+    opts = options(tile_set=tile_set, must_play_if_able=must_play)
+    checked = 0
+
+    def check(step: Step) -> None:
+        nonlocal checked
+        if len(step.legal) > 1:
+            view = RULES.view(step.before, step.legal[0].seat)
+            assert bot.heuristic(step.before, step.legal) == bot.greedy(view, opts)
+            checked += 1
+
+    for players in (2, 3, 4):
+        for n in range(3):
+            chooser = random.Random(f"greedy/{tile_set}/{must_play}/{players}/{n}")
+            match = RULES.new_match(opts, players, f"greedy-{tile_set}-{must_play}-{players}-{n}")
+            play_out(RULES, match, chooser, until=hand_over, observe=check)
+    assert checked > 100
 
 
 # ---------------------------------------------------------------- [TD-9] a hand's reason

@@ -76,6 +76,10 @@ _CODES = Tile(6, 6).code + 1
 _TILES = tuple(Tile.from_code(code) for code in range(_CODES))
 _HIGH = tuple(t.high for t in _TILES)
 _LOW = tuple(t.low for t in _TILES)
+#: Bits of each pip's count in :func:`_pip_counts` ([TD-2] a hand holds at most 16 tiles).
+_COUNT_BITS = 5
+_COUNT_MASK = (1 << _COUNT_BITS) - 1
+_PLAY = MoveKind.PLAY
 
 
 def tops_by_number(table: TsairDengTable) -> dict[int, Tile]:
@@ -234,26 +238,36 @@ def move_key(move: Move, hand: tuple[Tile, ...], open_pip: int | None) -> float:
     return _key(move, _pip_counts(hand), open_pip)
 
 
-def _pip_counts(hand: tuple[Tile, ...]) -> list[int]:
-    """Per pip, how many tiles of ``hand`` have it."""
-    counts = [0] * 19
+#: Per tile code, the tile's halves as counts of :func:`_pip_counts` (a double counts once).
+_PIP_COUNT = tuple(
+    (1 << _COUNT_BITS * t.high) + (0 if t.is_double else 1 << _COUNT_BITS * t.low) for t in _TILES
+)
+
+
+def _pip_counts(hand: tuple[Tile, ...]) -> int:
+    """Per pip, how many tiles of ``hand`` have it: the count of pip ``p`` is
+    ``counts >> _COUNT_BITS * p & _COUNT_MASK``."""
+    counts = 0
     for tile in hand:
-        counts[tile.high] += 1
-        if not tile.is_double:
-            counts[tile.low] += 1
+        counts += _PIP_COUNT[tile.code]
     return counts
 
 
-def _key(move: Move, counts: list[int], open_pip: int | None) -> float:
+def _key(move: Move, counts: int, open_pip: int | None) -> float:
     tile = move.tile
     assert tile is not None
-    if move.kind is MoveKind.PLAY:
-        left_open = move.open_pip if open_pip is None else tile.other(open_pip)
+    if move.kind is _PLAY:
+        # [TD-4] the lead names the half it leaves open; [TD-5] later, the other half
+        left_open = move.open_pip if open_pip is None else tile.pips - open_pip
         assert left_open is not None
-        follow = counts[left_open] - 1  # the tile played has the half it leaves open
+        # the tiles left in hand matching the half it leaves open, itself aside
+        follow = (counts >> _COUNT_BITS * left_open & _COUNT_MASK) - 1
         return 1000 + tile.pips + 3 * follow
-    # the tiles left in hand sharing a pip with the discard, itself aside
-    matching = counts[tile.high] + (0 if tile.is_double else counts[tile.low]) - 1
+    # [TD-8] the discard counts its pips against the seat; of equal weights, keep the
+    # tiles left in hand sharing a pip with it (itself aside)
+    matching = (counts >> _COUNT_BITS * tile.high & _COUNT_MASK) - 1
+    if not tile.is_double:
+        matching += counts >> _COUNT_BITS * tile.low & _COUNT_MASK
     return -tile.pips - matching / 100
 
 
@@ -360,20 +374,43 @@ class TsairDengBot(GameBot):
         return [_key(move, counts, table.open_pip) for move in view.legal_moves]
 
     def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
+        """The GREEDY move: the best of ``legal`` by :func:`_key` (the first of equal keys)."""
+        first = legal[0]
+        if len(legal) == 1:
+            return first
         state: TsairDengHandState = match.hand_state
-        return _choose(legal, state.hands[state.to_act], state.open_pip)
-
-
-def _choose(legal: tuple[Move, ...], hand: tuple[Tile, ...], open_pip: int | None) -> Move:
-    """The GREEDY move: the best-scored of ``legal`` (the first of equal scores)."""
-    if len(legal) == 1:
-        return legal[0]
-    counts = _pip_counts(hand)
-    top, top_key = legal[0], -math.inf
-    for move in legal:
-        if move.kind is not MoveKind.PLAY and top_key >= 1000:
-            break  # plays are listed before discards, and any play beats every discard
-        key = _key(move, counts, open_pip)
-        if key > top_key:
-            top, top_key = move, key
-    return top
+        if first.kind is _PLAY:
+            # [TD-5] the plays are listed before the discards, and any play beats every
+            # discard: a lone play is chosen at once
+            if legal[1].kind is not _PLAY:
+                return first
+            # of the plays, the best key (:func:`_key` less 997)
+            counts = _pip_counts(state.hands[state.to_act])
+            open_pip = state.open_pip
+            top, top_key = first, -1
+            for move in legal:
+                if move.kind is not _PLAY:
+                    break
+                pips = move.tile.pips  # type: ignore[union-attr]
+                left_open = move.open_pip if open_pip is None else pips - open_pip
+                key = pips + 3 * (counts >> _COUNT_BITS * left_open & _COUNT_MASK)  # type: ignore[operator]
+                if key > top_key:
+                    top, top_key = move, key
+            return top
+        # no play: the lightest discard [TD-8], chosen at once unless another weighs the same
+        top, light, tied = first, 1000, False
+        for move in legal:
+            pips = move.tile.pips  # type: ignore[union-attr]
+            if pips < light:
+                top, light, tied = move, pips, False
+            elif pips == light:
+                tied = True
+        if not tied:
+            return top
+        counts = _pip_counts(state.hands[state.to_act])
+        weight = -math.inf
+        for move in legal:
+            key = _key(move, counts, state.open_pip)
+            if key > weight:
+                top, weight = move, key
+        return top

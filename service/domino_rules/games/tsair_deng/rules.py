@@ -79,7 +79,6 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 from __future__ import annotations
 
 import enum
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -106,7 +105,6 @@ from ...rules.tiles import (
     chinese_set,
     distinct,
     double_n,
-    remove_tile,
     sorted_tiles,
 )
 
@@ -194,42 +192,49 @@ class TsairDengTable:
     leader: int
 
 
-# Moves and events are immutable values: the ones made on every move are made once, each
-# by one integer key (the cheapest to look up).
+# Moves and events are immutable values, made once per seat and tile code and shared by
+# every hand. Both sets are tiles of double-six [TD-1], so a tile code is below 28 and a
+# pip below 7.
 
-_TILE_CODES = len(double_n(18))
-_PIPS = 19  # open halves 0 to 18
+_CODES = SIX_SIX.code + 1
+_PIPS = SIX_SIX.high + 1
+_TILES = tuple([Tile.from_code(code) for code in range(_CODES)])
+_ALONE = tuple([(tile,) for tile in _TILES])  # by code, to add to a tuple of tiles
 
 
-@functools.cache
-def _moves(seat: int) -> tuple[tuple[Move, ...], tuple[Move, ...], tuple[Move, ...]]:
+def _seat_moves(seat: int) -> tuple[tuple[Move, ...], tuple[Move, ...], tuple[Move, ...]]:
     """For ``seat``, by tile code: ``PLAY`` of the tile, ``DISCARD`` of it, and the leads
     (``PLAY`` with ``open_pip``; at ``2 * code`` the high half open, at ``2 * code + 1`` the
     low half)."""
-    tiles = [Tile.from_code(code) for code in range(_TILE_CODES)]
-    plays = tuple(Move(seat, MoveKind.PLAY, t) for t in tiles)
-    discards = tuple(Move(seat, MoveKind.DISCARD, t) for t in tiles)
+    plays = tuple([Move(seat, MoveKind.PLAY, t) for t in _TILES])
+    discards = tuple([Move(seat, MoveKind.DISCARD, t) for t in _TILES])
     leads = tuple(
-        Move(seat, MoveKind.PLAY, t, open_pip=pip) for t in tiles for pip in (t.high, t.low)
+        [Move(seat, MoveKind.PLAY, t, open_pip=pip) for t in _TILES for pip in (t.high, t.low)]
     )
     return plays, discards, leads
 
 
-@functools.cache
-def _played_event(key: int) -> tuple[Event]:
-    """``(Event(PLAY, seat, tile, open_pip),)`` by ``(seat * _TILE_CODES + code) * 19 + pip``."""
-    rest, open_pip = divmod(key, _PIPS)
-    seat, code = divmod(rest, _TILE_CODES)
-    return (Event(EventKind.PLAY, seat=seat, tile=Tile.from_code(code), open_pip=open_pip),)
+#: :func:`_seat_moves` by seat.
+_MOVES = tuple([_seat_moves(seat) for seat in range(MAX_PLAYERS)])
 
-
-@functools.cache
-def _discarded_event(key: int) -> tuple[Event]:
-    """``(Event(DISCARD, seat, tile, private_to=seat),)`` by ``seat * _TILE_CODES + code``:
-    [TD-5] face down, only the discarder sees the tile."""
-    seat, code = divmod(key, _TILE_CODES)
-    return (Event(EventKind.DISCARD, seat=seat, tile=Tile.from_code(code), private_to=seat),)
-
+#: ``(Event(PLAY, seat, tile, open_pip),)`` at ``(seat * _CODES + code) * _PIPS + open_pip``.
+_PLAYED = tuple(
+    [
+        (Event(EventKind.PLAY, seat=seat, tile=tile, open_pip=pip),)
+        for seat in range(MAX_PLAYERS)
+        for tile in _TILES
+        for pip in range(_PIPS)
+    ]
+)
+#: ``(Event(DISCARD, seat, tile, private_to=seat),)`` at ``seat * _CODES + code``: [TD-5]
+#: face down, only the discarder sees the tile.
+_DISCARDED = tuple(
+    [
+        (Event(EventKind.DISCARD, seat=seat, tile=tile, private_to=seat),)
+        for seat in range(MAX_PLAYERS)
+        for tile in _TILES
+    ]
+)
 
 _PLAY = MoveKind.PLAY  # an Enum's class attribute is a slow lookup
 
@@ -315,24 +320,33 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         self, state: TsairDengHandState, options: TsairDengOptions
     ) -> tuple[Move, ...]:
         seat = state.to_act
-        tiles = distinct(state.hands[seat])
-        plays, discards, leads = _moves(seat)
+        plays, discards, leads = _MOVES[seat]
         open_pip = state.open_pip
         if open_pip is None:
             # [TD-4] the leader plays any tile and names the half left open
             moves: list[Move] = []
-            for tile in tiles:
+            for tile in distinct(state.hands[seat]):
                 code = 2 * tile.code
                 moves.append(leads[code])
                 if not tile.is_double:
                     moves.append(leads[code + 1])
             return tuple(moves)
-        # [TD-5] play a tile with a half equal to the open half, or discard any tile
+        # [TD-5] play a tile with a half equal to the open half, or discard any tile; one
+        # move per distinct tile, ascending (a hand is sorted: copies are side by side)
         half = 1 << open_pip
-        matching = [plays[t.code] for t in tiles if t.halves & half]
+        matching: list[Move] = []
+        rest: list[Move] = []
+        last = -1
+        for tile in state.hands[seat]:
+            code = tile.code
+            if code != last:
+                last = code
+                if tile.halves & half:
+                    matching.append(plays[code])
+                rest.append(discards[code])
         if matching and options.must_play_if_able:
             return tuple(matching)
-        matching += [discards[t.code] for t in tiles]
+        matching += rest
         return tuple(matching)
 
     def hand_apply(
@@ -342,35 +356,39 @@ class TsairDeng(Ruleset[TsairDengOptions, TsairDengHandState]):
         assert tile is not None
         fields = fields_of(state)
         hands = list(state.hands)
-        hands[seat] = remove_tile(hands[seat], tile)
+        held = hands[seat]
         code = tile.code
+        at = 0  # the first copy of the tile in the hand (a legal move's tile is there)
+        for other in held:
+            if other.code == code:
+                break
+            at += 1
+        hands[seat] = held[:at] + held[at + 1 :]
         fields["hands"] = tuple(hands)
         if move.kind is _PLAY:
             open_pip = state.open_pip
             if open_pip is None:
-                assert move.open_pip is not None
                 open_pip = move.open_pip  # [TD-4] the lead names it
+                assert open_pip is not None
             else:
                 # [TD-5] the other half becomes the open half; a double keeps it
-                open_pip = tile.low if tile.high == open_pip else tile.high
-            event = _played_event((seat * _TILE_CODES + code) * _PIPS + open_pip)
+                open_pip = tile.pips - open_pip
+            event = _PLAYED[(seat * _CODES + code) * _PIPS + open_pip]
             # [TD-6] the tile goes on the serpentine (place_of(len(played)))
-            fields["played"] = state.played + (tile,)  # noqa: RUF005 (cheaper than unpacking)
+            fields["played"] = state.played + _ALONE[code]
             fields["open_pip"] = open_pip
         else:  # DISCARD [TD-5] face down: only the discarder sees the tile
-            event = _discarded_event(seat * _TILE_CODES + code)
+            event = _DISCARDED[seat * _CODES + code]
             discards = list(state.discards)
-            discards[seat] += (tile,)
+            discards[seat] += _ALONE[code]
             fields["discards"] = tuple(discards)
-        fields["to_act"] = seat + 1 if seat + 1 < match.players else 0
+        fields["to_act"] = seat + 1 if seat + 1 < len(hands) else 0
         return _make_state(fields), event
 
     def hand_over(self, state: TsairDengHandState) -> bool:
-        # [TD-7] every player has played or discarded all their tiles
-        for tiles in state.hands:  # noqa: SIM110 (cheaper than any())
-            if tiles:
-                return False
-        return True
+        # [TD-7] every player has played or discarded all their tiles: one tile a turn in
+        # seat order from the leader, so the seat to act holds none only when nobody does
+        return not state.hands[state.to_act]
 
     # ---- scoring -----------------------------------------------------------------
 
