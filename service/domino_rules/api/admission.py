@@ -1,4 +1,4 @@
-"""Admission control: the bots' searches run apart from the cheap calls, in bounded room.
+"""Admission control: the heavy calls run apart from the cheap calls, in bounded room.
 
 A ``SuggestMove`` at ``STRONG`` costs some 4 to 10 ms of CPU at the median, up to some
 50 ms (``bench/bots.py``); every other call about a millisecond. Run in the threads that
@@ -24,6 +24,16 @@ serving process hands its searches to an :class:`Admission`:
 
 With ``processes=False`` the searches run in the calling thread, under the same room,
 queue and deadlines (a service built in process, as tests and library users do).
+
+``Replay`` is admitted the same way, in a room of its own (``RulesService.replays``,
+``--replay-capacity`` and ``--replay-queue``): a replay costs some 0.3 ms of CPU a move,
+most of a second for the longest records a request can hold, and a flood of them in the
+players' threads once took REST's ApplyMove p99 from 3.5 to 306 ms. ``what`` names the
+work in the messages of a refusal (``"bots"``, ``"replays"``).
+
+Nothing here imports the serving layer: a serving process that wants its work processes
+to end with it passes ``on_start`` (``serving.lifecycle.end_with_parent``), which each
+process runs first, given the serving process's pid.
 
 >>> admission = Admission(capacity=1, queue=0)
 >>> admission.run(lambda stop: "searched")
@@ -93,9 +103,10 @@ _deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 class Overloaded(Exception):
     """No room and a full queue: the call is refused at once."""
 
-    def __init__(self, stats: AdmissionStats) -> None:
+    def __init__(self, stats: AdmissionStats, what: str = "bots") -> None:
+        running = "searches" if what == "bots" else what
         super().__init__(
-            f"the bots are busy ({stats.in_use} searches running, {stats.queued} waiting): "
+            f"the {what} are busy ({stats.in_use} {running} running, {stats.queued} waiting): "
             f"try again in {RETRY_AFTER:g} s"
         )
         self.retry_after = RETRY_AFTER
@@ -153,11 +164,13 @@ def _run_search(search: Search[T], deadline: float | None) -> T:
     return search(_stopper(deadline))
 
 
-def _start_worker(parent: int, nice: int, idle: bool) -> None:
-    """A search process, at its start: lower priority, end with the serving process."""
-    from ..serving.lifecycle import end_with_parent
-
-    end_with_parent(parent)
+def _start_worker(
+    parent: int, nice: int, idle: bool, on_start: Callable[[int], object] | None
+) -> None:
+    """A search process, at its start: ``on_start(parent)`` (under ``serve``: end with the
+    serving process), then lower priority."""
+    if on_start is not None:
+        on_start(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the serving process stops it
     with contextlib.suppress(OSError):
         os.nice(nice)
@@ -177,7 +190,12 @@ class Admission:
         *,
         processes: bool = False,
         nice: int = NICE,
+        what: str = "bots",
+        on_start: Callable[[int], object] | None = None,
     ) -> None:
+        """``what``: the work, as a refusal names it. ``on_start``: run first in each work
+        process, given the pid of the process that started it (picklable: a function of
+        a module)."""
         if not 1 <= capacity <= MAX_CAPACITY:
             raise ValueError(f"capacity must be from 1 to {MAX_CAPACITY}, not {capacity}")
         if not 0 <= queue <= MAX_QUEUE:
@@ -186,6 +204,8 @@ class Admission:
         self.queue = queue
         self.processes = processes
         self.nice = nice
+        self.what = what
+        self.on_start = on_start
         self._lock = threading.Condition()
         self._in_use = 0
         self._waiting: list[object] = []  # tickets, in arrival order
@@ -203,7 +223,7 @@ class Admission:
         self._enter(deadline)
         try:
             if deadline is not None and time.monotonic() >= deadline:
-                raise DeadlinePassed("the deadline passed before the search could start")
+                raise DeadlinePassed(f"the deadline passed before {self._work} could start")
             if self.processes:
                 return self._in_process(search, deadline)
             return _run_search(search, deadline)
@@ -220,7 +240,7 @@ class Admission:
         with self._lock:
             if self._in_use >= self.capacity and len(self._waiting) >= self.queue:
                 self._shed += 1
-                raise Overloaded(self._stats())
+                raise Overloaded(self._stats(), self.what)
 
     def _enter(self, deadline: float | None) -> None:
         with self._lock:
@@ -229,7 +249,7 @@ class Admission:
                 return
             if len(self._waiting) >= self.queue:
                 self._shed += 1
-                raise Overloaded(self._stats())
+                raise Overloaded(self._stats(), self.what)
             ticket = object()
             self._waiting.append(ticket)
             try:
@@ -237,12 +257,20 @@ class Admission:
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         self._expired += 1
-                        raise DeadlinePassed("the deadline passed while waiting for a bot")
+                        raise DeadlinePassed(f"the deadline passed while waiting for {self._one}")
                     self._lock.wait(left)
                 self._in_use += 1
             finally:
                 self._waiting.remove(ticket)
                 self._lock.notify_all()
+
+    @property
+    def _one(self) -> str:
+        return "a bot" if self.what == "bots" else "room"
+
+    @property
+    def _work(self) -> str:
+        return "the search" if self.what == "bots" else "the work"
 
     def _leave(self) -> None:
         with self._lock:
@@ -257,7 +285,7 @@ class Admission:
                 return future.result()
             except BrokenProcessPool:
                 # a search process died (killed, out of memory): a new pool, one retry
-                log.warning("a bot process ended unexpectedly; starting another")
+                log.warning("a %s process ended unexpectedly; starting another", self.what)
                 self._drop_pool(pool)
                 if attempt == 2:
                     raise
@@ -270,7 +298,7 @@ class Admission:
                     max_workers=self.capacity,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
-                    initargs=(os.getpid(), self.nice, True),
+                    initargs=(os.getpid(), self.nice, True, self.on_start),
                 )
                 self._pool_owner = os.getpid()
             return self._pool

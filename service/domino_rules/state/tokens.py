@@ -27,6 +27,7 @@ import hmac
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -101,6 +102,12 @@ class TokenCodec:
         self.require_sealed = require_sealed
         self.max_token_bytes = max_token_bytes
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its keys and settings (for the processes a serving process hands
+        heavy calls to: its own children, over a pipe)."""
+        keys = KeyRing(tuple(self._keys.items())) if self._keys else None
+        return (_codec, (keys, self.require_sealed, self.max_token_bytes))
+
     @property
     def sealed(self) -> bool:
         return self._sealer is not None
@@ -169,3 +176,7 @@ class TokenCodec:
             raise TokenError(
                 "the state token was tampered with or truncated (it does not authenticate)"
             ) from None
+
+
+def _codec(keys: KeyRing | None, require_sealed: bool, max_token_bytes: int) -> TokenCodec:
+    return TokenCodec(keys, require_sealed=require_sealed, max_token_bytes=max_token_bytes)
