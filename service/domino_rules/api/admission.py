@@ -56,7 +56,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = [
     "DEFAULT_CAPACITY",
@@ -83,6 +83,10 @@ MAX_CAPACITY = 64
 MAX_QUEUE = 1024
 #: Seconds a refused caller is told to wait before it tries again.
 RETRY_AFTER = 1.0
+#: Seconds past a call's deadline that its caller waits for the work process to stop
+#: and say how far it got; then the caller is answered and the room is given back
+#: when the work stops (a process that the players leave no CPU may take longer).
+GRACE = 0.1
 #: Deadlines further than this (seconds) are no deadline.
 NO_LIMIT = 86400.0
 #: The scheduling priority the search processes lower themselves by, where the idle
@@ -114,6 +118,14 @@ class Overloaded(Exception):
 
 class DeadlinePassed(Exception):
     """The caller's deadline passed before or during the search."""
+
+
+class _StillRunning(Exception):
+    """The deadline passed while a work process still runs ``future``."""
+
+    def __init__(self, future: Future[Any]) -> None:
+        super().__init__()
+        self.future = future
 
 
 @dataclass(frozen=True)
@@ -221,18 +233,27 @@ class Admission:
         :class:`Overloaded` or :class:`DeadlinePassed` (and whatever the search raises)."""
         deadline = current_deadline()
         self._enter(deadline)
+        leave = True
         try:
             if deadline is not None and time.monotonic() >= deadline:
                 raise DeadlinePassed(f"the deadline passed before {self._work} could start")
             if self.processes:
                 return self._in_process(search, deadline)
             return _run_search(search, deadline)
+        except _StillRunning as running:
+            # the caller is answered now; the room is given back when the work stops
+            leave = False
+            running.future.add_done_callback(lambda _: self._leave())
+            with self._lock:
+                self._expired += 1
+            raise DeadlinePassed(f"the deadline passed before {self._work} could end") from None
         except DeadlinePassed:
             with self._lock:
                 self._expired += 1
             raise
         finally:
-            self._leave()
+            if leave:
+                self._leave()
 
     def refuse_if_full(self) -> None:
         """Raise :class:`Overloaded` now if a call would be refused, before any work is
@@ -282,7 +303,12 @@ class Admission:
             pool = self._pool_now()
             try:
                 future: Future[T] = pool.submit(_run_search, search, deadline)
-                return future.result()
+                if deadline is None:
+                    return future.result()
+                try:
+                    return future.result(max(0.0, deadline - time.monotonic()) + GRACE)
+                except TimeoutError:
+                    raise _StillRunning(future) from None
             except BrokenProcessPool:
                 # a search process died (killed, out of memory): a new pool, one retry
                 log.warning("a %s process ended unexpectedly; starting another", self.what)

@@ -330,6 +330,8 @@ class RulesService:
     ) -> Any:
         """The body of a replay, in whichever process the room runs it."""
         request: pb.ReplayRequest = parse(data) if parse is not None else data
+        if stop():  # the deadline passed while the request was read
+            raise replay.Stopped(0, len(request.record.moves))
         if not request.HasField("record"):
             raise ApiError.invalid("BAD_RECORD", "record is required: the match record to replay")
         try:

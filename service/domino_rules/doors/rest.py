@@ -198,7 +198,9 @@ def _read_body(limit: int) -> bytes:
     size = 0
     try:
         while size < wanted:
-            data = stream.read(min(_READ_CHUNK, wanted - size))
+            # a body of known length in one read: read in pieces, gunicorn copies what it
+            # has buffered beyond each piece again (some 20 ms of CPU for 1 MiB in 64 KiB)
+            data = stream.read(wanted - size if length is not None else _READ_CHUNK)
             if not data:
                 break
             parts.append(data)
