@@ -113,6 +113,14 @@ def check(record: pb.MatchRecord) -> None:
     events = len(record.deal) + sum(len(m.events) for m in record.moves)
     if events > MAX_EVENTS:
         raise RecordTooLarge(f"the record holds {events} events: at most {MAX_EVENTS} are replayed")
+    for number, recorded in enumerate(record.moves, 1):
+        if len(recorded.match_points) > MAX_ITEMS:
+            raise RecordError(
+                f"move {number} holds {len(recorded.match_points)} match points: at most "
+                f"{MAX_ITEMS}"
+            )
+        _check_events(recorded.events, f"move {number}")
+    _check_events(record.deal, "the deal")
     viewpoint = record.viewpoint
     if viewpoint not in _VIEWPOINTS.values():
         raise RecordError(f"viewpoint {viewpoint} is not one of {', '.join(_VIEWPOINT_NAMES)}")
@@ -125,6 +133,16 @@ def check(record: pb.MatchRecord) -> None:
             "the record holds neither the seed nor the first state: add the seed once the "
             "match is over (GetScore reveals it), or the first state token (NewGame's)"
         )
+
+
+def _check_events(events: Any, where: str) -> None:
+    for event in events:
+        for name in _EVENT_LISTS:
+            if len(getattr(event, name)) > MAX_ITEMS:
+                raise RecordError(f"an event of {where} holds over {MAX_ITEMS} {name}")
+
+
+_EVENT_LISTS = tuple(f.name for f in pb.Event.DESCRIPTOR.fields if f.is_repeated)
 
 
 def check_json(value: Any) -> None:
