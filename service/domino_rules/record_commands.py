@@ -101,15 +101,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     except BrokenPipeError:  # the reader stopped reading (| head): nothing more to say
         return 0
     except _BadFile as exc:
-        err.write(f"domino-rules {args.command}: {exc}\n")
+        err.write(f"domino-rules {args.command}: {_line(str(exc))}\n")
         return 2
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         err.write(f"domino-rules {args.command}: {where}{exc.strerror or exc}\n")
         return 2
     except ApiError as exc:
-        err.write(f"domino-rules {args.command}: {exc.reason}: {exc.message}\n")
+        err.write(f"domino-rules {args.command}: {exc.reason}: {_line(exc.message)}\n")
         return 2
+
+
+def _line(text: str) -> str:
+    """A message as one line."""
+    return " ".join(text.split("\n"))
 
 
 class _BadFile(Exception):

@@ -231,6 +231,7 @@ def test_the_replay_module_stops_where_it_is_told() -> None:
 # ------------------------------------------------------------------ limits
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("door", DOORS)
 def test_the_most_moves_are_replayed_and_one_more_is_refused_before_replaying(
     door: str, servers: Servers
@@ -242,6 +243,7 @@ def test_the_most_moves_are_replayed_and_one_more_is_refused_before_replaying(
     assert over.reason == "RECORD_TOO_LARGE" and str(records.MAX_MOVES) in over.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("door", DOORS)
 def test_the_most_events_are_read_and_one_more_is_refused(door: str, servers: Servers) -> None:
     record = _record(0)

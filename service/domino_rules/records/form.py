@@ -210,7 +210,8 @@ def from_json(value: Any) -> pb.MatchRecord:
     try:
         return json_format.ParseDict(value, pb.MatchRecord())
     except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
-        raise RecordError(f"not a match record: {exc}") from None
+        first = str(exc).split("\n", 1)[0]  # the parser goes on to list every field
+        raise RecordError(f"not a match record: {first}") from None
 
 
 # ------------------------------------------------------------------ text
