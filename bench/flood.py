@@ -146,8 +146,7 @@ def _player(door: str, port: int, steps: Steps, go: Any, times: Any, out: Any) -
     else:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         bodies = [_rest_body(pb.ApplyMoveRequest.FromString(apply)) for apply, _ in steps]
-        connection.connect()
-        _start, until = _ready(out, go, times)
+        _start, until = _ready(out, go, times)  # connected at the first call (idle: closed)
         i = 0
         while time.monotonic() < until:
             started = time.perf_counter()
@@ -194,7 +193,6 @@ def _flooder(
         channel.close()
     else:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        connection.connect()
         _start, until = _ready(out, go, times)
         while time.monotonic() < until:
             started = time.perf_counter()
