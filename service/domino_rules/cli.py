@@ -108,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args = _parser(Settings).parse_args(argv)
     if args.command == "keygen":
-        print(KeyRing.generate(args.id))
+        try:
+            print(KeyRing.generate(args.id))
+        except ValueError as exc:
+            logs.fatal(f"--id: {exc}")
+            return 2
         return 0
     if args.command in ("replay", "record", "convert"):
         logs.configure("warning", "text")

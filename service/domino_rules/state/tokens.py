@@ -80,7 +80,10 @@ class KeyRing:
 
     @staticmethod
     def generate(key_id: str) -> str:
-        """A new ``ID:BASE64KEY`` entry."""
+        """A new ``ID:BASE64KEY`` entry; ``ValueError`` for an id :meth:`parse` would
+        refuse."""
+        if not _KEY_ID.match(key_id):
+            raise ValueError(f"id {key_id[:80]!r} must be 1-64 letters, digits, '.', '_' or '-'")
         return f"{key_id}:{base64.b64encode(os.urandom(32)).decode()}"
 
 
