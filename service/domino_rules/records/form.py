@@ -100,8 +100,10 @@ class RecordTooLarge(RecordError):
 
 
 def check(record: pb.MatchRecord) -> None:
-    """Refuse a record that is too large, of a format this service does not read, or
-    that holds neither the seed nor the first state (nothing to deal it from)."""
+    """Refuse a record that is too large (moves, events, or any list of a move or an
+    event past :data:`~domino_rules.records.notation.MAX_ITEMS`), of a format this
+    service does not read, or that holds neither the seed nor the first state (nothing to
+    deal it from)."""
     if record.format not in (0, FORMAT):
         raise RecordError(
             f"record format {record.format} is not read here: this service reads {FORMAT}"
