@@ -292,10 +292,7 @@ class RulesService:
         ``render`` must pickle (functions of a module). The call's deadline stops the
         replay where it has got to (``DEADLINE_EXCEEDED``, its ``replayed`` moves)."""
         room = self.replays
-        try:
-            room.refuse_if_full()  # a flood is shed before its record is read
-        except Overloaded as exc:
-            raise _overloaded(exc) from None
+        self.refuse_replay_if_full()  # a flood is shed before its record is read
         work: Callable[[Callable[[], bool]], Any]
         if room.processes:
             job = ReplayJob(self.tokens, self.trust_sealed, data, parse, render)
@@ -320,6 +317,14 @@ class RulesService:
                 "DEADLINE_EXCEEDED",
                 f"{exc}: nothing was replayed; allow the replay more time",
             ) from None
+
+    def refuse_replay_if_full(self) -> None:
+        """Raise ``OVERLOADED`` now if a Replay would be refused: a door asks before it
+        reads the request at all."""
+        try:
+            self.replays.refuse_if_full()
+        except Overloaded as exc:
+            raise _overloaded(exc) from None
 
     def _replay_here(
         self,

@@ -339,6 +339,12 @@ def _view(service: RulesService, name: str, body_rule: str, limit: int) -> Calla
         try:
             timeout = _timeout(request.headers.get(TIMEOUT_HEADER))
             if heavy:  # read here; admitted, then parsed and answered where it runs
+                try:
+                    service.refuse_replay_if_full()
+                except ApiError as error:
+                    # refused unread: the connection ends after the answer, the body is
+                    # discarded as it comes (a MiB read costs more than the refusal)
+                    return _error_response(error, close=True)
                 body = _read_body(limit)
                 with deadline_scope(timeout):
                     data = service.replay_call(body, replay_request, replay_answer)
