@@ -127,15 +127,16 @@ REASONS: tuple[Reason, ...] = (
         "OVERLOADED",
         "RESOURCE_EXHAUSTED",
         429,
-        "`SuggestMove`: the bots are busy; try again after the `Retry-After` header's seconds "
-        "(the `RetryInfo` detail says the same)",
+        "`SuggestMove` or `Replay`: the bots, or the replays, are busy; try again after the "
+        "`Retry-After` header's seconds (the `RetryInfo` detail says the same)",
     ),
     Reason(
         "DEADLINE_EXCEEDED",
         "DEADLINE_EXCEEDED",
         504,
-        "`SuggestMove`: the deadline that the `x-request-timeout` header gave passed before "
-        "the bot could answer",
+        "`SuggestMove` or `Replay`: the deadline that the `x-request-timeout` header gave "
+        "passed before the bot, or the replay, could answer (a replay's `metadata` says how "
+        "far it got: `replayed` of `moves`)",
     ),
     Reason(
         "REQUEST_TIMEOUT", "DEADLINE_EXCEEDED", 408, "the request body was not received in time"
@@ -144,8 +145,9 @@ REASONS: tuple[Reason, ...] = (
         "BAD_RECORD",
         "INVALID_ARGUMENT",
         400,
-        "`Replay`: a record of another format, with neither `seed` nor `first_state`, or "
-        "whose `seat` does not fit its `viewpoint`",
+        "`Replay`: a record of another format, with neither `seed` nor `first_state`, whose "
+        "`seat` does not fit its `viewpoint`, or past a record's shape (a list of over 256 "
+        "values, nesting deeper than a record's, a text over 90,000 characters)",
     ),
     Reason(
         "RECORD_TOO_LARGE",
@@ -222,6 +224,8 @@ RPC_REASONS: dict[str, tuple[str, ...]] = {
         "BAD_STEPS",
         "BAD_SEAT",
         "BAD_STATE_TOKEN",
+        "OVERLOADED",
+        "DEADLINE_EXCEEDED",
     ),
 }
 
@@ -243,9 +247,9 @@ BEYOND_SCHEMA: dict[str, str] = {
     "MALFORMED_REQUEST": "a move whose fields do not fit its kind (a `DRAW` with a tile, "
     "a `PLAY` without one), or a tile with `high < low`",
     "STALE_STATE": "an `expected_version` that is not the version of the game in the token",
-    "OVERLOADED": "the bots are busy",
-    "BAD_RECORD": "a record with neither `seed` nor `first_state`, or a `seat` that does "
-    "not fit its `viewpoint`",
+    "OVERLOADED": "the bots, or the replays, are busy",
+    "BAD_RECORD": "a record with neither `seed` nor `first_state`, a `seat` that does "
+    "not fit its `viewpoint`, a list of over 256 values or a text over 90,000 characters",
     "RECORD_TOO_LARGE": "a record of more than 200,000 events in all",
     "BAD_STEPS": "a `from_step` past the record's last move, or a `to_step` before it",
     "DEADLINE_EXCEEDED": "the deadline of the request's own `x-request-timeout` passed",

@@ -257,9 +257,6 @@ UPWARD = frozenset(
         # catalogue when first called, never when imported, so importing the kernel
         # imports no game.
         ("domino_rules.rules.registry", "domino_rules.games"),
-        # Until api/admission.py stops importing serving's lifecycle (a change of its own,
-        # under way): then this entry goes.
-        ("domino_rules.api.admission", "domino_rules.serving.lifecycle"),
     }
 )
 
@@ -500,3 +497,15 @@ def test_all_lists_exactly_the_public_names(name: str) -> None:
     }
     unlisted = sorted(defined - set(declared))
     assert not unlisted, f"{name} defines public names missing from __all__: {unlisted}"
+
+
+@pytest.mark.parametrize(
+    "path", sorted(p.relative_to(PACKAGE).as_posix() for p in (PACKAGE / "api").glob("*.py"))
+)
+def test_the_api_imports_nothing_above_it(path: str) -> None:
+    """api/ is below observability/, doors/, web/ and serving/: a serving process passes
+    down what its work processes need (``Admission(on_start=...)``)."""
+    above = ("observability", "doors", "web", "serving", "cli", "record_commands")
+    for name in _absolute_imports(PACKAGE / path):
+        for layer in above:
+            assert not name.startswith(f"domino_rules.{layer}"), f"{path} imports {name}"

@@ -15,6 +15,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from domino_rules import cli
 from domino_rules.serving import supervisor
 from domino_rules.serving.settings import SettingError, Settings
 from domino_rules.state.tokens import KeyRing
@@ -315,6 +316,15 @@ def test_keygen_prints_a_usable_key() -> None:
     )
     ring = KeyRing.parse(result.stdout.strip())
     assert ring.keys[0][0] == "2026a" and len(ring.keys[0][1]) == 32
+
+
+@pytest.mark.parametrize("key_id", ["", "a b", "x" * 65, "k:1"])
+def test_keygen_refuses_an_id_the_key_ring_would_not_read(
+    key_id: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["keygen", "--id", key_id]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("domino-rules: --id: id ")
 
 
 @pytest.mark.parametrize(

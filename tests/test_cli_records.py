@@ -132,3 +132,113 @@ def test_the_installed_command_records_and_replays(tmp_path: pathlib.Path) -> No
     )
     assert replayed.returncode == 0, replayed.stderr
     assert "VALID" in replayed.stdout
+
+
+# ------------------------------------------------------------------ bad input, named
+
+RECORD = ["record", "block", "--players", "2", "--level", "random", "--out"]
+
+
+def _one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run the command: exit 2, one line on standard error, nothing on standard output,
+    no traceback; the line."""
+    assert cli.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "Traceback" not in err and out == "", (out, err)
+    return err
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("random.bin", bytes(range(256)) * 8, "binary data"),
+        ("latin1.json", '{"ruleset": "caf\xe9"}'.encode("latin-1"), "not UTF-8 text"),
+        ("empty.json", b"", "empty"),
+        ("blank.txt", b"  \n\n", "empty"),
+        ("list.json", b"[1, 2]", "a JSON object, not a list"),
+        ("string.json", b'"a record"', "a JSON object, not a string"),
+        ("number.json", b"12", "a JSON object, not a number"),
+        ("object.json", b"{}", "an empty record"),
+        ("other.json", b'{"name": "x"}', "not a match record"),
+        ("cut.json", b'{"format": 1, "ruleset": "block", "moves": [{"move"', "cut short"),
+        ("cut-string.json", b'{"format": 1, "ruleset": "blo', "cut short"),
+        ("version.json", b'{"format": 2, "ruleset": "block", "seed": "s"}', "format 2"),
+        ("version.txt", b"domino-rules match record 2\nruleset block\n", "format 2"),
+        ("cut.txt", b"domino-rules match record 1\nruleset block\n1. s0 pl", "cut short"),
+        ("notes.txt", b"a shopping list\n", "line 1"),
+        ("deep.json", b"[" * 100_000 + b"]" * 100_000, "deeper"),
+        ("noseed.json", b'{"format": 1, "ruleset": "block", "players": 2}', "neither the seed"),
+    ],
+)
+def test_a_file_that_is_not_a_record_is_named_for_what_it_is(
+    tmp_path: pathlib.Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    content: bytes,
+    words: str,
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    for command in (["replay", str(path)], ["convert", str(path), "--to", "text"]):
+        line = _one_line(command, capsys)
+        assert line.startswith(f"domino-rules {command[0]}: {path}: ") and words in line, line
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["replay", "nope.json"], "nope.json: No such file or directory"),
+        (["replay", "."], ".: a directory, not a record"),
+        (
+            ["record", "block", "--players", "2", "--out", "-", "--options", "[" * 5000],
+            "BAD_OPTIONS",
+        ),
+        (
+            ["record", "block", "--players", "2", "--out", "-", "--options", '{"x": 1}'],
+            "BAD_OPTIONS",
+        ),
+        (["record", "block", "--players", "2", "--out", "."], "Is a directory"),
+    ],
+)
+def test_bad_arguments_are_one_line_each(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert words in _one_line(argv, capsys)
+
+
+@pytest.mark.parametrize("flag", ["--to", "--from", "--seat"])
+def test_numbers_out_of_range_are_refused_by_the_parser(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    path = _record(tmp_path, "one_arm_joe")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["replay", str(path), flag, str(10**20)])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "out of range" in err and "Traceback" not in err
+
+
+def test_a_record_past_the_limits_is_refused_before_anything_is_printed(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "long.json"
+    moves = ",".join(['{"move": {"kind": "PASS"}}'] * (records.MAX_MOVES + 1))
+    path.write_text(f'{{"format": 1, "ruleset": "block", "seed": "s", "moves": [{moves}]}}')
+    assert "at most 20000" in _one_line(["replay", str(path)], capsys)
+    text = tmp_path / "long.txt"
+    lines = [f"{n}. s0 pass" for n in range(1, records.MAX_MOVES + 2)]
+    text.write_text("domino-rules match record 1\nruleset block\n" + "\n".join(lines) + "\n")
+    assert "over 20000 moves" in _one_line(["replay", str(text)], capsys)
+
+
+def test_only_a_divergence_exits_1(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _record(tmp_path, "one_arm_joe")
+    record = json.loads(path.read_text())
+    record["moves"][0]["move"]["seat"] = (record["moves"][0]["move"].get("seat", 0) + 1) % 3
+    path.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert cli.main(["replay", str(path)]) == 1
+    assert "DIVERGED" in capsys.readouterr().err

@@ -52,6 +52,8 @@ _HELP = {
     ),
     "bot_capacity": ("N", "SuggestMove searches at once per serving process (default 1)"),
     "bot_queue": ("N", "SuggestMove calls that may wait for a search; more get 429 (default 2)"),
+    "replay_capacity": ("N", "Replay calls at once per serving process (default 1)"),
+    "replay_queue": ("N", "Replay calls that may wait for room; more get 429 (default 2)"),
     "minted_cache_bytes": (
         "BYTES",
         "recently sealed games kept per serving process (default 33554432; 0 = none)",
@@ -106,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args = _parser(Settings).parse_args(argv)
     if args.command == "keygen":
-        print(KeyRing.generate(args.id))
+        try:
+            print(KeyRing.generate(args.id))
+        except ValueError as exc:
+            logs.fatal(f"--id: {exc}")
+            return 2
         return 0
     if args.command in ("replay", "record", "convert"):
         logs.configure("warning", "text")

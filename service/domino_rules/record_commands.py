@@ -4,7 +4,13 @@
 this process and prints the match as people read it: each hand's deal (every hand, once
 the record holds the seed), every move with its events, each hand's end and the match
 points. It exits 0 when the record is VALID, 1 at the first divergence (the step, the
-reason and why), and 2 when the file is not a record that can be replayed.
+reason and why), and 2 when the file is not a record that can be replayed: one line
+naming the file and what it is (missing, empty, binary, JSON of another shape, cut
+short, of another format, over the limits, or the line it cannot read), printed before
+anything else.
+
+Every command answers bad input with one line on standard error and exit status 2
+(never a traceback); status 1 means only that a record diverged.
 
 ``domino-rules record RULESET --players N --out FILE`` plays a match with a bot in every
 seat (``--level``, default ``STRONG``; ``--seed`` makes it the same match every time)
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import typing
 from collections.abc import Iterator
@@ -42,13 +49,13 @@ def add_commands(commands: Any) -> None:
     """Add ``replay``, ``record`` and ``convert`` to the command line's subcommands."""
     replay = commands.add_parser("replay", help="replay a match record and print the match")
     replay.add_argument("file", help="the record: its JSON or text form ('-': standard input)")
-    replay.add_argument("--seat", type=int, help="show the match as this seat saw it")
-    replay.add_argument("--from", dest="from_step", type=int, default=0, help="first step shown")
-    replay.add_argument("--to", dest="to_step", type=int, help="last step shown")
+    replay.add_argument("--seat", type=_int32, help="show the match as this seat saw it")
+    replay.add_argument("--from", dest="from_step", type=_int32, default=0, help="first step shown")
+    replay.add_argument("--to", dest="to_step", type=_int32, help="last step shown")
 
     record = commands.add_parser("record", help="play a bot-only match and write its record")
     record.add_argument("ruleset", help="the ruleset id (as ListRulesets lists them)")
-    record.add_argument("--players", type=int, required=True)
+    record.add_argument("--players", type=_int32, required=True)
     record.add_argument("--seed", help="the match's seed (default: a new one)")
     record.add_argument("--level", default="STRONG", type=str.upper, choices=_LEVELS)
     record.add_argument("--options", default="{}", help="the ruleset's options as JSON")
@@ -58,6 +65,17 @@ def add_commands(commands: Any) -> None:
     convert = commands.add_parser("convert", help="print a match record in the other form")
     convert.add_argument("file", help="the record: its JSON or text form ('-': standard input)")
     convert.add_argument("--to", choices=("json", "text"), required=True)
+
+
+def _int32(text: str) -> int:
+    """A whole number the contract can carry (a 32-bit integer)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not -(2**31) <= value < 2**31:
+        raise argparse.ArgumentTypeError(f"{text[:40]} is out of range")
+    return value
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -82,19 +100,47 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         return 0
     except BrokenPipeError:  # the reader stopped reading (| head): nothing more to say
         return 0
-    except (OSError, form.RecordError) as exc:
-        err.write(f"domino-rules {args.command}: {exc}\n")
+    except _BadFile as exc:
+        err.write(f"domino-rules {args.command}: {_line(str(exc))}\n")
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        err.write(f"domino-rules {args.command}: {where}{exc.strerror or exc}\n")
         return 2
     except ApiError as exc:
-        err.write(f"domino-rules {args.command}: {exc.reason}: {exc.message}\n")
+        err.write(f"domino-rules {args.command}: {exc.reason}: {_line(exc.message)}\n")
         return 2
+
+
+def _line(text: str) -> str:
+    """A message as one line."""
+    return " ".join(text.split("\n"))
+
+
+class _BadFile(Exception):
+    """A file that is not a record that can be replayed: the message names it and says
+    what it is."""
 
 
 def _read(path: str) -> pb.MatchRecord:
+    """The record in ``path`` (``-``: standard input), checked for replaying before
+    anything is printed: :class:`_BadFile` names the file and what it is otherwise."""
+    name = "standard input" if path == "-" else path
     if path == "-":
-        return form.parse(sys.stdin.read())
-    with open(path, encoding="utf-8") as file:
-        return form.parse(file.read())
+        data = sys.stdin.buffer.read(form.MAX_RECORD_BYTES + 1)
+    else:
+        if os.path.isdir(path):
+            raise _BadFile(f"{name}: a directory, not a record")
+        with open(path, "rb") as file:
+            data = file.read(form.MAX_RECORD_BYTES + 1)
+    try:
+        record = form.parse(data)
+        if record == pb.MatchRecord(format=record.format):
+            raise form.RecordError("an empty record: it names no ruleset and holds no move")
+        form.check(record)
+    except form.RecordError as exc:
+        raise _BadFile(f"{name}: {exc}") from None
+    return record
 
 
 # ------------------------------------------------------------------ replay
@@ -194,7 +240,7 @@ def _record(service: RulesService, args: argparse.Namespace, out: TextIO, err: T
         if not isinstance(values, dict):
             raise ValueError("the options are a JSON object")
         options = json_format.ParseDict({args.ruleset: values} if values else {}, pb.Options())
-    except (ValueError, json_format.ParseError) as exc:
+    except (ValueError, TypeError, RecursionError, json_format.ParseError) as exc:
         raise ApiError.invalid("BAD_OPTIONS", f"--options: {exc}") from None
     new_game = pb.NewGameRequest(ruleset=args.ruleset, players=args.players, options=options)
     if args.seed is not None:

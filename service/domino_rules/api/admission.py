@@ -1,4 +1,4 @@
-"""Admission control: the bots' searches run apart from the cheap calls, in bounded room.
+"""Admission control: the heavy calls run apart from the cheap calls, in bounded room.
 
 A ``SuggestMove`` at ``STRONG`` costs some 4 to 10 ms of CPU at the median, up to some
 50 ms (``bench/bots.py``); every other call about a millisecond. Run in the threads that
@@ -25,6 +25,16 @@ serving process hands its searches to an :class:`Admission`:
 With ``processes=False`` the searches run in the calling thread, under the same room,
 queue and deadlines (a service built in process, as tests and library users do).
 
+``Replay`` is admitted the same way, in a room of its own (``RulesService.replays``,
+``--replay-capacity`` and ``--replay-queue``): a replay costs some 0.3 ms of CPU a move,
+most of a second for the longest records a request can hold, and a flood of them in the
+players' threads once took REST's ApplyMove p99 from 3.5 to 306 ms. ``what`` names the
+work in the messages of a refusal (``"bots"``, ``"replays"``).
+
+Nothing here imports the serving layer: a serving process that wants its work processes
+to end with it passes ``on_start`` (``serving.lifecycle.end_with_parent``), which each
+process runs first, given the serving process's pid.
+
 >>> admission = Admission(capacity=1, queue=0)
 >>> admission.run(lambda stop: "searched")
 'searched'
@@ -46,7 +56,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = [
     "DEFAULT_CAPACITY",
@@ -73,6 +83,10 @@ MAX_CAPACITY = 64
 MAX_QUEUE = 1024
 #: Seconds a refused caller is told to wait before it tries again.
 RETRY_AFTER = 1.0
+#: Seconds past a call's deadline that its caller waits for the work process to stop
+#: and say how far it got; then the caller is answered and the room is given back
+#: when the work stops (a process that the players leave no CPU may take longer).
+GRACE = 0.1
 #: Deadlines further than this (seconds) are no deadline.
 NO_LIMIT = 86400.0
 #: The scheduling priority the search processes lower themselves by, where the idle
@@ -93,9 +107,10 @@ _deadline: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 class Overloaded(Exception):
     """No room and a full queue: the call is refused at once."""
 
-    def __init__(self, stats: AdmissionStats) -> None:
+    def __init__(self, stats: AdmissionStats, what: str = "bots") -> None:
+        running = "searches" if what == "bots" else what
         super().__init__(
-            f"the bots are busy ({stats.in_use} searches running, {stats.queued} waiting): "
+            f"the {what} are busy ({stats.in_use} {running} running, {stats.queued} waiting): "
             f"try again in {RETRY_AFTER:g} s"
         )
         self.retry_after = RETRY_AFTER
@@ -103,6 +118,14 @@ class Overloaded(Exception):
 
 class DeadlinePassed(Exception):
     """The caller's deadline passed before or during the search."""
+
+
+class _StillRunning(Exception):
+    """The deadline passed while a work process still runs ``future``."""
+
+    def __init__(self, future: Future[Any]) -> None:
+        super().__init__()
+        self.future = future
 
 
 @dataclass(frozen=True)
@@ -153,11 +176,13 @@ def _run_search(search: Search[T], deadline: float | None) -> T:
     return search(_stopper(deadline))
 
 
-def _start_worker(parent: int, nice: int, idle: bool) -> None:
-    """A search process, at its start: lower priority, end with the serving process."""
-    from ..serving.lifecycle import end_with_parent
-
-    end_with_parent(parent)
+def _start_worker(
+    parent: int, nice: int, idle: bool, on_start: Callable[[int], object] | None
+) -> None:
+    """A search process, at its start: ``on_start(parent)`` (under ``serve``: end with the
+    serving process), then lower priority."""
+    if on_start is not None:
+        on_start(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the serving process stops it
     with contextlib.suppress(OSError):
         os.nice(nice)
@@ -177,7 +202,12 @@ class Admission:
         *,
         processes: bool = False,
         nice: int = NICE,
+        what: str = "bots",
+        on_start: Callable[[int], object] | None = None,
     ) -> None:
+        """``what``: the work, as a refusal names it. ``on_start``: run first in each work
+        process, given the pid of the process that started it (picklable: a function of
+        a module)."""
         if not 1 <= capacity <= MAX_CAPACITY:
             raise ValueError(f"capacity must be from 1 to {MAX_CAPACITY}, not {capacity}")
         if not 0 <= queue <= MAX_QUEUE:
@@ -186,6 +216,8 @@ class Admission:
         self.queue = queue
         self.processes = processes
         self.nice = nice
+        self.what = what
+        self.on_start = on_start
         self._lock = threading.Condition()
         self._in_use = 0
         self._waiting: list[object] = []  # tickets, in arrival order
@@ -201,18 +233,27 @@ class Admission:
         :class:`Overloaded` or :class:`DeadlinePassed` (and whatever the search raises)."""
         deadline = current_deadline()
         self._enter(deadline)
+        leave = True
         try:
             if deadline is not None and time.monotonic() >= deadline:
-                raise DeadlinePassed("the deadline passed before the search could start")
+                raise DeadlinePassed(f"the deadline passed before {self._work} could start")
             if self.processes:
                 return self._in_process(search, deadline)
             return _run_search(search, deadline)
+        except _StillRunning as running:
+            # the caller is answered now; the room is given back when the work stops
+            leave = False
+            running.future.add_done_callback(lambda _: self._leave())
+            with self._lock:
+                self._expired += 1
+            raise DeadlinePassed(f"the deadline passed before {self._work} could end") from None
         except DeadlinePassed:
             with self._lock:
                 self._expired += 1
             raise
         finally:
-            self._leave()
+            if leave:
+                self._leave()
 
     def refuse_if_full(self) -> None:
         """Raise :class:`Overloaded` now if a call would be refused, before any work is
@@ -220,7 +261,7 @@ class Admission:
         with self._lock:
             if self._in_use >= self.capacity and len(self._waiting) >= self.queue:
                 self._shed += 1
-                raise Overloaded(self._stats())
+                raise Overloaded(self._stats(), self.what)
 
     def _enter(self, deadline: float | None) -> None:
         with self._lock:
@@ -229,7 +270,7 @@ class Admission:
                 return
             if len(self._waiting) >= self.queue:
                 self._shed += 1
-                raise Overloaded(self._stats())
+                raise Overloaded(self._stats(), self.what)
             ticket = object()
             self._waiting.append(ticket)
             try:
@@ -237,12 +278,20 @@ class Admission:
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         self._expired += 1
-                        raise DeadlinePassed("the deadline passed while waiting for a bot")
+                        raise DeadlinePassed(f"the deadline passed while waiting for {self._one}")
                     self._lock.wait(left)
                 self._in_use += 1
             finally:
                 self._waiting.remove(ticket)
                 self._lock.notify_all()
+
+    @property
+    def _one(self) -> str:
+        return "a bot" if self.what == "bots" else "room"
+
+    @property
+    def _work(self) -> str:
+        return "the search" if self.what == "bots" else "the work"
 
     def _leave(self) -> None:
         with self._lock:
@@ -254,10 +303,15 @@ class Admission:
             pool = self._pool_now()
             try:
                 future: Future[T] = pool.submit(_run_search, search, deadline)
-                return future.result()
+                if deadline is None:
+                    return future.result()
+                try:
+                    return future.result(max(0.0, deadline - time.monotonic()) + GRACE)
+                except TimeoutError:
+                    raise _StillRunning(future) from None
             except BrokenProcessPool:
                 # a search process died (killed, out of memory): a new pool, one retry
-                log.warning("a bot process ended unexpectedly; starting another")
+                log.warning("a %s process ended unexpectedly; starting another", self.what)
                 self._drop_pool(pool)
                 if attempt == 2:
                     raise
@@ -270,7 +324,7 @@ class Admission:
                     max_workers=self.capacity,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
-                    initargs=(os.getpid(), self.nice, True),
+                    initargs=(os.getpid(), self.nice, True, self.on_start),
                 )
                 self._pool_owner = os.getpid()
             return self._pool

@@ -20,8 +20,8 @@ BAD_SEAT           INVALID_ARGUMENT      a seat that is not at this table
 BAD_STATE_TOKEN    INVALID_ARGUMENT      a token that is garbled, truncated, tampered,
                                          sealed with an unknown key, or too large
 BAD_RECORD         INVALID_ARGUMENT      Replay: a record of another format, with neither
-                                         seed nor first state, or whose seat does not
-                                         fit its viewpoint
+                                         seed nor first state, whose seat does not fit
+                                         its viewpoint, or not of a record's shape
 RECORD_TOO_LARGE   INVALID_ARGUMENT      Replay: a record over its limits of moves or
                                          events (``records.MAX_MOVES``, ``MAX_EVENTS``)
 BAD_STEPS          INVALID_ARGUMENT      Replay: a range of steps not in the record
@@ -30,10 +30,12 @@ NOT_YOUR_TURN      FAILED_PRECONDITION   the move's seat is not the seat to act
 ILLEGAL_MOVE       FAILED_PRECONDITION   the move is not one of the legal moves
 GAME_OVER          FAILED_PRECONDITION   the match is over
 STALE_STATE        ABORTED               ``expected_version`` differs from the state's
-OVERLOADED         RESOURCE_EXHAUSTED    SuggestMove: the bots are busy (a
-                                         ``RetryInfo`` says when to try again)
-DEADLINE_EXCEEDED  DEADLINE_EXCEEDED     SuggestMove: the caller's deadline passed
-                                         before the search could end
+OVERLOADED         RESOURCE_EXHAUSTED    SuggestMove or Replay: the bots, or the
+                                         replays, are busy (a ``RetryInfo`` says when
+                                         to try again)
+DEADLINE_EXCEEDED  DEADLINE_EXCEEDED     SuggestMove or Replay: the caller's deadline
+                                         passed before the search or the replay could
+                                         end (a replay says how far it got)
 BOT_FAILED         INTERNAL              SuggestMove: the bot could not suggest a move
                                          for the view of a game the rules made (no
                                          world agrees with the view, a search that went
@@ -53,6 +55,8 @@ door logs the cause, with its traceback, beside the call's request id.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
@@ -102,6 +106,10 @@ class ApiError(Exception):
         self.metadata = metadata
         self.retry_after = retry_after
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole: a heavy call's error comes back from the process that ran it."""
+        return (_api_error, (self.code, self.reason, self.message, self.retry_after, self.metadata))
+
     def __repr__(self) -> str:
         return f"ApiError({code_pb2.Code.Name(self.code)}, {self.reason!r}, {self.message!r})"
 
@@ -116,6 +124,12 @@ class ApiError(Exception):
     @classmethod
     def internal(cls) -> ApiError:
         return cls(code_pb2.INTERNAL, "INTERNAL", "internal error")
+
+
+def _api_error(
+    code: int, reason: str, message: str, retry_after: float | None, metadata: dict[str, str]
+) -> ApiError:
+    return ApiError(code, reason, message, retry_after=retry_after, **metadata)
 
 
 def from_rules_error(error: rules_errors.RulesError) -> ApiError:

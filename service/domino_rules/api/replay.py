@@ -9,12 +9,13 @@ seed against its commitment and its game id, or its first state against all of t
 Step n is its n-th move.
 
 The work is bounded by the record's size (``records.check``: at most
-:data:`~domino_rules.records.MAX_MOVES` moves), and the answer by
-:data:`MAX_STEPS`: a replay asked for more steps answers that many and says where to
-go on (``next_step``). A record and its divergence never carry more than the record's
-holder could see: a divergence's events are seen with the record's eyes, and every
-seat's hand is shown only when the record holds the seed (the whole deal is then known
-to whoever holds it).
+:data:`~domino_rules.records.MAX_MOVES` moves, checked before any is replayed), by the
+caller's deadline (``stop``: a replay whose deadline passes stops there,
+:class:`Stopped`, which says how far it got), and the answer by :data:`MAX_STEPS`: a
+replay asked for more steps answers that many and says where to go on (``next_step``).
+A record and its divergence never carry more than the record's holder could see: a
+divergence's events are seen with the record's eyes, and every seat's hand is shown only
+when the record holds the seed (the whole deal is then known to whoever holds it).
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ from ..rules.errors import (
 from ..state import codec
 from ..state.codec import Game
 from ..v1 import domino_rules_pb2 as pb
+from .admission import DeadlinePassed
 
-__all__ = ["MAX_STEPS", "BadSeat", "BadSteps", "Diverged", "Replayed", "replay"]
+__all__ = ["MAX_STEPS", "BadSeat", "BadSteps", "Diverged", "Replayed", "Stopped", "replay"]
 
 #: The most steps one answer holds (each with a view): about half a megabyte.
 MAX_STEPS = 500
@@ -52,6 +54,30 @@ class BadSteps(ValueError):
 
 class BadSeat(ValueError):
     """A seat asked for that is not at the record's table."""
+
+
+class Stopped(DeadlinePassed):
+    """The deadline passed after ``replayed`` of the record's ``moves`` moves (all of
+    them as the record says, so far)."""
+
+    def __init__(self, replayed: int, moves: int) -> None:
+        super().__init__(replayed, moves)
+        self.replayed = replayed
+        self.moves = moves
+
+    def __str__(self) -> str:
+        return (
+            f"the deadline passed after {self.replayed} of the record's {self.moves} moves "
+            "had replayed, each as the record says: no verdict; allow the replay more time"
+        )
+
+
+#: How many moves a replay plays between two looks at its deadline.
+_STOP_EVERY = 16
+
+
+def _never() -> bool:
+    return False
 
 
 class Diverged(Exception):
@@ -74,9 +100,14 @@ class Replayed:
     game: Game | None
 
 
-def replay(request: pb.ReplayRequest, open_token: Callable[[bytes], Game]) -> Replayed:
+def replay(
+    request: pb.ReplayRequest,
+    open_token: Callable[[bytes], Game],
+    stop: Callable[[], bool] = _never,
+) -> Replayed:
     """Replay ``request.record``. ``open_token`` opens its first state (the service's
-    decode: a token it cannot open is the caller's error, ``BAD_STATE_TOKEN``).
+    decode: a token it cannot open is the caller's error, ``BAD_STATE_TOKEN``). ``stop``
+    says when the caller's deadline has passed: the replay then raises :class:`Stopped`.
 
     Raises :class:`~domino_rules.records.RecordError` for a record that cannot be replayed
     at all, :class:`BadSteps` and :class:`BadSeat` for a range of steps or a seat that is
@@ -103,7 +134,7 @@ def replay(request: pb.ReplayRequest, open_token: Callable[[bytes], Game]) -> Re
     game: Game | None = None
     try:
         game = _start(record, open_token)
-        stepper = _Stepper(record, request, game, answer, first, last)
+        stepper = _Stepper(record, request, game, answer, first, last, stop)
         game = stepper.run()
         answer.verdict = pb.ReplayResponse.VALID
     except Diverged as exc:
@@ -199,8 +230,10 @@ class _Stepper:
         answer: pb.ReplayResponse,
         first: int,
         last: int,
+        stop: Callable[[], bool] = _never,
     ) -> None:
         self.record = record
+        self.stop = stop
         self.game = game
         self.answer = answer
         self.first = first
@@ -224,7 +257,10 @@ class _Stepper:
         self._check(0, record.deal, events, self.record_seat(None), None)
         self._answer(0, None, events)
         before: deque[Game] = deque(maxlen=MAX_UNDO)  # the matches a take-back returns to
+        stop, moves = self.stop, len(record.moves)
         for step, recorded in enumerate(record.moves, 1):
+            if step % _STOP_EVERY == 0 and stop():
+                raise Stopped(step - 1, moves)
             if recorded.undo:
                 game = self.game = self._undo(step, recorded, before)
             else:

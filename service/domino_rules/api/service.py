@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from google.protobuf.message import DecodeError
 from google.rpc import code_pb2
 
 from .. import bots, games, records
@@ -37,7 +38,16 @@ from .admission import Admission, DeadlinePassed, Overloaded
 from .errors import ApiError, from_bot_error, from_rules_error
 from .minted import DEFAULT_BYTES, DEFAULT_SIZE, Minted
 
-__all__ = ["BotJob", "Game", "Observer", "RulesService", "new_seed"]
+__all__ = [
+    "BotJob",
+    "Game",
+    "Observer",
+    "ReplayJob",
+    "RulesService",
+    "new_seed",
+    "read_replay_request",
+    "serialized",
+]
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +85,7 @@ class _Observers:
 
 
 class RulesService:
-    """The six RPCs of ``domino_rules.v1.DominoRules``, with no transport."""
+    """The RPCs of ``domino_rules.v1.DominoRules``, with no transport."""
 
     def __init__(
         self,
@@ -84,6 +94,7 @@ class RulesService:
         minted: int = DEFAULT_SIZE,
         minted_bytes: int = DEFAULT_BYTES,
         admission: Admission | None = None,
+        replays: Admission | None = None,
         observer: Observer | None = None,
         trust_sealed: bool = False,
     ) -> None:
@@ -91,7 +102,9 @@ class RulesService:
         their tokens need not be opened again (:mod:`.minted`; 0: none), within
         ``minted_bytes`` bytes (an upper bound of what they hold). ``admission``:
         the room SuggestMove's searches run in (:mod:`.admission`; by default one search
-        at a time in the calling thread, two waiting). ``observer``: told of every token
+        at a time in the calling thread, two waiting); ``replays``: the room Replay runs
+        in, the same way (by default one replay at a time in the calling thread, two
+        waiting). ``observer``: told of every token
         opened and sealed (:meth:`observe`). ``trust_sealed``: a token sealed with the
         service's key is not checked again when opened (:meth:`decode`); off by
         default."""
@@ -99,6 +112,7 @@ class RulesService:
         self.trust_sealed = trust_sealed
         self.minted = Minted(minted, max_bytes=minted_bytes)
         self.admission = admission or Admission()
+        self.replays = replays or Admission(what="replays")
         self._observer: Observer | None = None
         if observer is not None:
             self.observe(observer)
@@ -258,11 +272,75 @@ class RulesService:
 
     def Replay(self, request: pb.ReplayRequest) -> pb.ReplayResponse:
         """A match record replayed from its seed (or first state), every step checked
-        (:mod:`.replay`)."""
+        (:mod:`.replay`), in the room for replays (:attr:`replays`)."""
+        answer: pb.ReplayResponse = self.replay_call(request)
+        return answer
+
+    def replay_call(
+        self,
+        data: Any,
+        parse: Callable[[Any], pb.ReplayRequest] | None = None,
+        render: Callable[[pb.ReplayResponse], Any] | None = None,
+    ) -> Any:
+        """``Replay`` as a door calls it: ``data`` is the request as it came, ``parse``
+        makes it a ``ReplayRequest`` and ``render`` makes the answer what the door sends
+        (``None``: ``data`` is the request, the answer the response). A call past the
+        room and its queue is refused before ``data`` is read at all (``OVERLOADED``);
+        else the parsing, the replay and the rendering all run where the room runs its
+        work (under ``serve``, a process of its own at the lowest priority), so that the
+        door's own threads spend on a replay no more than passing bytes. ``parse`` and
+        ``render`` must pickle (functions of a module). The call's deadline stops the
+        replay where it has got to (``DEADLINE_EXCEEDED``, its ``replayed`` moves)."""
+        room = self.replays
+        self.refuse_replay_if_full()  # a flood is shed before its record is read
+        work: Callable[[Callable[[], bool]], Any]
+        if room.processes:
+            job = ReplayJob(self.tokens, self.trust_sealed, data, parse, render)
+            work = functools.partial(_replay_elsewhere, job)
+        else:
+            work = functools.partial(self._replay_here, data, parse, render)
+        try:
+            return room.run(work)
+        except Overloaded as exc:
+            raise _overloaded(exc) from None
+        except replay.Stopped as exc:
+            raise ApiError(
+                code_pb2.DEADLINE_EXCEEDED,
+                "DEADLINE_EXCEEDED",
+                str(exc),
+                replayed=str(exc.replayed),
+                moves=str(exc.moves),
+            ) from None
+        except DeadlinePassed as exc:
+            raise ApiError(
+                code_pb2.DEADLINE_EXCEEDED,
+                "DEADLINE_EXCEEDED",
+                f"{exc}: nothing was replayed; allow the replay more time",
+            ) from None
+
+    def refuse_replay_if_full(self) -> None:
+        """Raise ``OVERLOADED`` now if a Replay would be refused: a door asks before it
+        reads the request at all."""
+        try:
+            self.replays.refuse_if_full()
+        except Overloaded as exc:
+            raise _overloaded(exc) from None
+
+    def _replay_here(
+        self,
+        data: Any,
+        parse: Callable[[Any], pb.ReplayRequest] | None,
+        render: Callable[[pb.ReplayResponse], Any] | None,
+        stop: Callable[[], bool],
+    ) -> Any:
+        """The body of a replay, in whichever process the room runs it."""
+        request: pb.ReplayRequest = parse(data) if parse is not None else data
+        if stop():  # the deadline passed while the request was read
+            raise replay.Stopped(0, len(request.record.moves))
         if not request.HasField("record"):
             raise ApiError.invalid("BAD_RECORD", "record is required: the match record to replay")
         try:
-            replayed = replay.replay(request, self.decode)
+            replayed = replay.replay(request, self.decode, stop)
         except records.RecordTooLarge as exc:
             raise ApiError.invalid("RECORD_TOO_LARGE", str(exc)) from None
         except records.RecordError as exc:
@@ -273,7 +351,7 @@ class RulesService:
             raise ApiError.invalid("BAD_SEAT", str(exc)) from None
         if replayed.game is not None:
             replayed.response.state = self.encode(replayed.game)
-        return replayed.response
+        return render(replayed.response) if render is not None else replayed.response
 
     # ------------------------------------------------------------------ tokens
 
@@ -342,6 +420,42 @@ class RulesService:
                 f"{what} {seat} is not at this table: seats are 0 to {game.match.players - 1}",
             )
         return seat
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayJob:
+    """A replay handed to a process of its own: the service's tokens (to open a first
+    state and seal the answer's), the request as the door got it, and how to read it and
+    write the answer (:meth:`RulesService.replay_call`)."""
+
+    tokens: TokenCodec
+    trust_sealed: bool
+    data: Any
+    parse: Callable[[Any], pb.ReplayRequest] | None
+    render: Callable[[pb.ReplayResponse], Any] | None
+
+
+def _replay_elsewhere(job: ReplayJob, stop: Callable[[], bool]) -> Any:
+    """A replay, in a process of the room for replays: a service of its own with the
+    serving process's tokens, no cache."""
+    service = RulesService(job.tokens, minted=0, trust_sealed=job.trust_sealed)
+    return service._replay_here(job.data, job.parse, job.render, stop)
+
+
+def read_replay_request(data: bytes) -> pb.ReplayRequest:
+    """A ``ReplayRequest`` from its protobuf bytes (the gRPC door's). Protobuf's parser
+    is linear in the bytes and refuses nesting past its limit; the record's counts are
+    then bounded (``records.check``) before any of it is replayed."""
+    try:
+        request = pb.ReplayRequest.FromString(data)
+    except DecodeError as exc:
+        raise ApiError.malformed(f"the request is not a ReplayRequest: {exc}") from None
+    return request
+
+
+def serialized(message: pb.ReplayResponse) -> bytes:
+    """A message's protobuf bytes (what the gRPC door sends)."""
+    return message.SerializeToString()
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ from grpc_status import rpc_status
 
 from ..api import ApiError, RulesService, to_status
 from ..api.admission import deadline_scope
+from ..api.service import read_replay_request, serialized
 from ..observability import calls, metrics, tracing
 from ..serving.lifecycle import settle_heap, stop_listening, wait_for_drain
 from ..v1 import domino_rules_pb2 as pb
@@ -98,6 +99,7 @@ def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes,
     request_type = getattr(pb, method.input_type.name)
     rpc = getattr(service, method.name)
     name = method.name
+    heavy = name == "Replay"  # admitted before its bytes are parsed, parsed where it runs
 
     def handle(data: bytes, context: grpc.ServicerContext) -> Any:
         given = _given_id(context)
@@ -113,13 +115,16 @@ def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes,
 
     def serve(data: bytes, context: grpc.ServicerContext, call: calls.Call) -> Any:
         try:
+            if heavy:
+                with deadline_scope(context.time_remaining()):
+                    return service.replay_call(data, read_replay_request, serialized)
             try:
                 request = request_type.FromString(data)
             except DecodeError as exc:
                 raise ApiError.malformed(
                     f"the request is not a {request_type.__name__}: {exc}"
                 ) from None
-            with deadline_scope(context.time_remaining()):  # SuggestMove honours it
+            with deadline_scope(context.time_remaining()):  # the heavy calls honour it
                 return rpc(request)
         except ApiError as error:
             if error.code == code_pb2.INTERNAL:  # a bug behind a reason (BOT_FAILED)
@@ -130,8 +135,16 @@ def _handler(service: RulesService, method: Any) -> grpc.RpcMethodHandler[bytes,
             _abort(context, call, ApiError.internal())
 
     return grpc.unary_unary_rpc_method_handler(
-        handle, request_deserializer=None, response_serializer=lambda m: m.SerializeToString()
+        handle, request_deserializer=None, response_serializer=_serialize
     )
+
+
+def _serialize(message: Any) -> bytes:
+    """An answer's bytes: a message's, or the bytes a heavy call's process made."""
+    if isinstance(message, bytes):
+        return message
+    data: bytes = message.SerializeToString()
+    return data
 
 
 def _abort(context: grpc.ServicerContext, call: calls.Call, error: ApiError) -> NoReturn:
@@ -295,7 +308,7 @@ def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) ->
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
     tracing.instrument_grpc_server()  # before the server is made; nothing unless configured
     service = settings.service()
-    admission = service.admission
+    rooms = (service.admission, service.replays)
     door = build_door(
         f"{host}:{settings.grpc_port}",
         service,
@@ -304,7 +317,8 @@ def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) ->
         reuse_port=True,
     )
     door.server.start()
-    admission.warm()  # the bots' processes, before the first SuggestMove needs them
+    for room in rooms:  # the work processes, before the first SuggestMove or Replay
+        room.warm()
     settle_heap()
     os.write(ready_fd, b"ready\n")
     os.close(ready_fd)
@@ -326,5 +340,6 @@ def serve_process(settings: Settings, *, ready_fd: int, drain_fd: int | None) ->
     # balancer sends its next calls elsewhere (streams the server never took are safe to
     # retry), while the calls already taken are answered within the grace.
     door.server.stop(settings.grace).wait()
-    admission.close()
+    for room in rooms:
+        room.close()
     return 0

@@ -20,6 +20,15 @@ the ``ErrorInfo`` reason, empty when the call succeeded):
                                                              waiting for room
 ``domino_rules_bot_calls_shed_total{door}``                  calls refused for want of room
 ``domino_rules_bot_calls_expired_total{door}``               calls whose deadline passed
+``domino_rules_replay_capacity{door}``                       Replay calls that may run at
+                                                             once
+``domino_rules_replays_running{door}``, ``_queued``          replays running, and calls
+                                                             waiting for room
+``domino_rules_replay_calls_shed_total{door}``               Replay calls refused for want
+                                                             of room
+``domino_rules_replay_calls_expired_total{door}``            Replay calls whose deadline
+                                                             passed (not started, or
+                                                             stopped)
 ``domino_rules_minted_cache_entries{door}``, ``_bytes``      games kept by the cache of
                                                              tokens sealed lately, and their
                                                              bytes
@@ -186,6 +195,39 @@ BOT_EXPIRED = Counter(
     ["door"],
     registry=_REGISTRY,
 )
+REPLAY_CAPACITY = Gauge(
+    "domino_rules_replay_capacity",
+    "Replay calls that may run at once (--replay-capacity per serving process).",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+REPLAYS_RUNNING = Gauge(
+    "domino_rules_replays_running",
+    "Replay calls running now.",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+REPLAYS_QUEUED = Gauge(
+    "domino_rules_replays_queued",
+    "Replay calls waiting for room.",
+    ["door"],
+    multiprocess_mode="livesum",
+    registry=_REGISTRY,
+)
+REPLAY_SHED = Counter(
+    "domino_rules_replay_calls_shed",
+    "Replay calls refused at once for want of room (429 / RESOURCE_EXHAUSTED).",
+    ["door"],
+    registry=_REGISTRY,
+)
+REPLAY_EXPIRED = Counter(
+    "domino_rules_replay_calls_expired",
+    "Replay calls not started, or stopped, because their deadline passed.",
+    ["door"],
+    registry=_REGISTRY,
+)
 MINTED_ENTRIES = Gauge(
     "domino_rules_minted_cache_entries",
     "Games kept by the cache of tokens a process sealed lately.",
@@ -212,11 +254,14 @@ class _Tracked:
     """A service whose admission and cache figures a process reports, with the totals
     already written (counters grow by what changed since)."""
 
-    __slots__ = ("door", "expired", "hits", "misses", "service", "shed")
+    __slots__ = (
+        "door", "expired", "hits", "misses", "replay_expired", "replay_shed", "service", "shed"
+    )  # fmt: skip
 
     def __init__(self, service: Any, door: str) -> None:
         self.service, self.door = service, door
         self.shed = self.expired = self.hits = self.misses = 0
+        self.replay_shed = self.replay_expired = 0
 
     def write(self) -> None:
         door = self.door
@@ -228,6 +273,16 @@ class _Tracked:
             BOT_QUEUED.labels(door).set(stats.queued)
             self.shed = _grow(BOT_SHED.labels(door), self.shed, stats.shed)
             self.expired = _grow(BOT_EXPIRED.labels(door), self.expired, stats.expired)
+        replays = getattr(self.service, "replays", None)
+        if replays is not None:
+            stats = replays.stats()
+            REPLAY_CAPACITY.labels(door).set(stats.capacity)
+            REPLAYS_RUNNING.labels(door).set(stats.in_use)
+            REPLAYS_QUEUED.labels(door).set(stats.queued)
+            self.replay_shed = _grow(REPLAY_SHED.labels(door), self.replay_shed, stats.shed)
+            self.replay_expired = _grow(
+                REPLAY_EXPIRED.labels(door), self.replay_expired, stats.expired
+            )
         minted = getattr(self.service, "minted", None)
         if minted is not None:
             MINTED_ENTRIES.labels(door).set(len(minted))

@@ -25,7 +25,15 @@ line is a field name and its value (``seed`` as a JSON string, ``first_state`` i
 back to the same message: JSON -> text -> JSON changes nothing.
 
 :func:`check` bounds a record before any of it is replayed (:data:`MAX_MOVES`,
-:data:`MAX_EVENTS`) and refuses one that cannot be replayed at all.
+:data:`MAX_EVENTS`) and refuses one that cannot be replayed at all. Reading is bounded
+before anything is built, as a token's opening is: :func:`check_json` walks a parsed
+JSON object once, refusing it at the first list, nesting, text or count past the
+record's limits, before any message is made of it; the text form counts its moves and
+events as it reads them, and refuses an event's list past
+:data:`~domino_rules.records.notation.MAX_ITEMS` before splitting it; :func:`parse`
+refuses more than :data:`MAX_RECORD_BYTES`, bytes that are not UTF-8, and says what a
+file is when it is not a record (empty, binary, a JSON value of another shape, a text
+of another format or version, cut short).
 """
 
 from __future__ import annotations
@@ -39,15 +47,17 @@ from typing import Any
 from google.protobuf import json_format
 
 from ..v1 import domino_rules_pb2 as pb
-from .notation import NotationError, event_text, move_text, parse_event, parse_move
+from .notation import MAX_ITEMS, NotationError, event_text, move_text, parse_event, parse_move
 
 __all__ = [
     "FORMAT",
     "MAX_EVENTS",
     "MAX_MOVES",
+    "MAX_RECORD_BYTES",
     "RecordError",
     "RecordTooLarge",
     "check",
+    "check_json",
     "from_json",
     "from_text",
     "parse",
@@ -62,9 +72,18 @@ FORMAT = 1
 MAX_MOVES = 20_000
 #: The most events a record may hold, over its deal and all its moves.
 MAX_EVENTS = 200_000
+#: The largest written record read (either form, with its events, indented): a record
+#: of :data:`MAX_MOVES` moves with their events takes some 8 MiB of indented JSON.
+MAX_RECORD_BYTES = 32 * 1024 * 1024
+#: The deepest a record's JSON nests: record, moves, a move, its events, an event, its
+#: tiles, a tile, a number.
+MAX_DEPTH = 8
+#: The longest text a record's JSON holds: a first state, a 64 KiB token in base64.
+MAX_TEXT = 90_000
 
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_.:-]+")
 _HEADER = f"domino-rules match record {FORMAT}"
+_OTHER_VERSION = re.compile(r"domino-rules match record (\S+)")
 _VIEWPOINTS = pb.MatchRecord.Viewpoint
 _VIEWPOINT_NAMES = tuple(
     v.name for v in pb.MatchRecord.DESCRIPTOR.enum_types_by_name["Viewpoint"].values if v.number
@@ -81,8 +100,10 @@ class RecordTooLarge(RecordError):
 
 
 def check(record: pb.MatchRecord) -> None:
-    """Refuse a record that is too large, of a format this service does not read, or
-    that holds neither the seed nor the first state (nothing to deal it from)."""
+    """Refuse a record that is too large (moves, events, or any list of a move or an
+    event past :data:`~domino_rules.records.notation.MAX_ITEMS`), of a format this
+    service does not read, or that holds neither the seed nor the first state (nothing to
+    deal it from)."""
     if record.format not in (0, FORMAT):
         raise RecordError(
             f"record format {record.format} is not read here: this service reads {FORMAT}"
@@ -94,6 +115,14 @@ def check(record: pb.MatchRecord) -> None:
     events = len(record.deal) + sum(len(m.events) for m in record.moves)
     if events > MAX_EVENTS:
         raise RecordTooLarge(f"the record holds {events} events: at most {MAX_EVENTS} are replayed")
+    for number, recorded in enumerate(record.moves, 1):
+        if len(recorded.match_points) > MAX_ITEMS:
+            raise RecordError(
+                f"move {number} holds {len(recorded.match_points)} match points: at most "
+                f"{MAX_ITEMS}"
+            )
+        _check_events(recorded.events, f"move {number}")
+    _check_events(record.deal, "the deal")
     viewpoint = record.viewpoint
     if viewpoint not in _VIEWPOINTS.values():
         raise RecordError(f"viewpoint {viewpoint} is not one of {', '.join(_VIEWPOINT_NAMES)}")
@@ -108,6 +137,65 @@ def check(record: pb.MatchRecord) -> None:
         )
 
 
+def _check_events(events: Any, where: str) -> None:
+    for event in events:
+        for name in _EVENT_LISTS:
+            if len(getattr(event, name)) > MAX_ITEMS:
+                raise RecordError(f"an event of {where} holds over {MAX_ITEMS} {name}")
+
+
+_EVENT_LISTS = tuple(f.name for f in pb.Event.DESCRIPTOR.fields if f.is_repeated)
+
+
+def check_json(value: Any) -> None:
+    """Refuse a record's parsed JSON before a message is built from it: not an object,
+    nested past :data:`MAX_DEPTH`, a list past its limit (:data:`MAX_MOVES` moves,
+    :data:`MAX_EVENTS` events in all, :data:`~domino_rules.records.notation.MAX_ITEMS`
+    for any other), or a text past :data:`MAX_TEXT`. One walk, stopped at the first
+    excess, so a record crafted to be slow to build is refused in time linear in what
+    was read."""
+    if not isinstance(value, dict):
+        raise RecordError(f"a record is a JSON object, not {_json_kind(value)}")
+    events = 0
+    stack: list[tuple[Any, str, int]] = [(value, "", 1)]
+    while stack:
+        item, key, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RecordError(f"the record nests deeper than a record does (at {key!r})")
+        if isinstance(item, dict):
+            stack.extend((v, k, depth + 1) for k, v in item.items())
+        elif isinstance(item, list):
+            if key == "moves":
+                if len(item) > MAX_MOVES:
+                    raise RecordTooLarge(
+                        f"the record holds {len(item)} moves: at most {MAX_MOVES} are replayed"
+                    )
+            elif key in ("events", "deal"):
+                events += len(item)
+                if events > MAX_EVENTS:
+                    raise RecordTooLarge(
+                        f"the record holds over {MAX_EVENTS} events: at most {MAX_EVENTS} "
+                        "are replayed"
+                    )
+            elif len(item) > MAX_ITEMS:
+                raise RecordError(f"{key} holds {len(item)} values: at most {MAX_ITEMS}")
+            stack.extend((v, key, depth + 1) for v in item)
+        elif isinstance(item, str) and len(item) > MAX_TEXT:
+            raise RecordError(f"{key} is {len(item)} characters long: at most {MAX_TEXT}")
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return "a number"
+
+
 # ------------------------------------------------------------------ JSON
 
 
@@ -120,12 +208,12 @@ def to_json(record: pb.MatchRecord) -> dict[str, Any]:
 def from_json(value: Any) -> pb.MatchRecord:
     """A record from its JSON form (a parsed object); :class:`RecordError` when it does not
     fit the message."""
-    if not isinstance(value, dict):
-        raise RecordError("a record is a JSON object")
+    check_json(value)
     try:
         return json_format.ParseDict(value, pb.MatchRecord())
-    except json_format.ParseError as exc:
-        raise RecordError(f"not a match record: {exc}") from None
+    except (json_format.ParseError, ValueError, TypeError, RecursionError) as exc:
+        first = str(exc).split("\n", 1)[0]  # the parser goes on to list every field
+        raise RecordError(f"not a match record: {first}") from None
 
 
 # ------------------------------------------------------------------ text
@@ -172,11 +260,22 @@ def to_text(record: pb.MatchRecord) -> str:
 
 
 def from_text(text: str) -> pb.MatchRecord:
-    """A record from its text form; :class:`RecordError` names the line it cannot read."""
+    """A record from its text form; :class:`RecordError` names the line it cannot read.
+    Moves and events are counted as they are read: a record past :data:`MAX_MOVES` or
+    :data:`MAX_EVENTS` is refused at the line that passes the limit."""
     record = pb.MatchRecord(format=FORMAT)
     lines = text.split("\n")
-    if not lines or lines[0].strip() != _HEADER:
+    first = lines[0].strip(" \t\r\ufeff") if lines else ""
+    if first != _HEADER:
+        version = _OTHER_VERSION.fullmatch(first)
+        if version is not None:
+            raise RecordError(
+                f"line 1: record format {version.group(1)} is not read here: this service "
+                f"reads {FORMAT}"
+            )
         raise RecordError(f"line 1: a record's text form begins with {_HEADER!r}")
+    events = 0
+    cut = not text.endswith("\n")
     for number, line in enumerate(lines[1:], 2):
         line = line.strip(" \t\r")
         if not line or line.startswith("#"):
@@ -184,7 +283,17 @@ def from_text(text: str) -> pb.MatchRecord:
         try:
             _read_line(record, line)
         except (NotationError, RecordError, ValueError) as exc:
-            raise RecordError(f"line {number}: {exc}") from None
+            last = number == len(lines)
+            hint = " (the file ends there, without a newline: is it cut short?)"
+            raise RecordError(f"line {number}: {exc}{hint if last and cut else ''}") from None
+        if len(record.moves) > MAX_MOVES:
+            raise RecordTooLarge(f"line {number}: the record holds over {MAX_MOVES} moves")
+        if record.moves and line[0].isdigit():
+            events += len(record.moves[-1].events)
+        elif line.startswith("deal"):
+            events += len(record.deal)
+        if events > MAX_EVENTS:
+            raise RecordTooLarge(f"line {number}: the record holds over {MAX_EVENTS} events")
     return record
 
 
@@ -213,7 +322,7 @@ def _read_line(record: pb.MatchRecord, line: str) -> None:
             raise RecordError(f"viewpoint is one of {', '.join(_VIEWPOINT_NAMES)}")
         record.viewpoint = _VIEWPOINTS.Value(value)  # type: ignore[assignment]
     elif word == "deal":
-        record.deal.extend(parse_event(e) for e in value.split(";") if e.strip())
+        record.deal.extend(parse_event(e) for e in _events(value))
     else:
         raise RecordError(f"{word!r} is not a field of a record, nor a move's number")
 
@@ -231,8 +340,17 @@ def _read_move(record: pb.MatchRecord, text: str) -> None:
             recorded.move.CopyFrom(parse_move(" ".join(words[2:])))
     else:
         recorded.move.CopyFrom(parse_move(move))
-    recorded.events.extend(parse_event(e) for e in events.split(";") if e.strip())
+    recorded.events.extend(parse_event(e) for e in _events(events))
+    if points.count(" ") > 2 * MAX_ITEMS:
+        raise RecordError(f"a move holds more than {MAX_ITEMS} match points")
     recorded.match_points.extend(int(p) for p in points.split())
+
+
+def _events(text: str) -> list[str]:
+    """The events of a line, at most :data:`MAX_EVENTS` of them."""
+    if text.count(";") >= MAX_EVENTS:
+        raise RecordTooLarge(f"a line holds over {MAX_EVENTS} events")
+    return [e for e in text.split(";") if e.strip()]
 
 
 def _word(value: str) -> str:
@@ -258,12 +376,41 @@ def _read_string(value: str, what: str) -> str:
 
 
 def parse(data: str | bytes) -> pb.MatchRecord:
-    """A record from either form, told apart by its first character (``{``: JSON)."""
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
-    if text.lstrip().startswith("{"):
+    """A record from either form, told apart by its first character (``{``: JSON; a
+    JSON value of another shape is named as such). :class:`RecordError` says what the
+    data is when it is not a record: empty, too large, binary (not UTF-8 text), JSON of
+    another shape, cut short, of another format, or the line it cannot read."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordTooLarge(
+            f"{len(data)} bytes: a record is at most {MAX_RECORD_BYTES // 1024**2} MiB"
+        )
+    if isinstance(data, bytes):
+        if b"\0" in data:
+            raise RecordError("binary data, not a record (a record is JSON or text)")
         try:
-            value = json.loads(text)
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("binary data, not a record (it is not UTF-8 text)") from None
+    else:
+        text = data
+    stripped = text.lstrip(" \t\r\n\ufeff")
+    if not stripped:
+        raise RecordError("empty: no record in it")
+    if stripped[0] in '{["' or _JSON_WORD.match(stripped):
+        try:
+            value = json.loads(stripped)
+        except RecursionError:
+            raise RecordError("JSON nested deeper than a record is") from None
         except json.JSONDecodeError as exc:
+            if stripped[0] not in "{[":
+                return from_text(text)
+            if exc.pos >= len(stripped.rstrip()) or exc.msg.startswith("Unterminated"):
+                raise RecordError(
+                    "the JSON ends before the record does: the file is cut short"
+                ) from None
             raise RecordError(f"not JSON: {exc}") from None
         return from_json(value)
     return from_text(text)
+
+
+_JSON_WORD = re.compile(r"(?:-?\d|true\b|false\b|null\b)")

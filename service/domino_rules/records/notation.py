@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from ..v1 import domino_rules_pb2 as pb
 
 __all__ = [
+    "MAX_ITEMS",
     "NotationError",
     "event_text",
     "move_text",
@@ -42,6 +43,11 @@ _TILE = re.compile(r"(\d{1,2})-(\d{1,2})\Z")
 _SEAT = re.compile(r"s(\d{1,2})\Z")
 _END = {"left": pb.LEFT, "right": pb.RIGHT}
 _END_TEXT = {number: word for word, number in _END.items()}
+
+
+#: The most values one list of an event may hold (its tiles, dice, seats or scores): far
+#: more than any game makes, few enough that a crafted list is refused before it is read.
+MAX_ITEMS = 256
 
 
 class NotationError(ValueError):
@@ -183,6 +189,8 @@ def parse_event(text: str) -> pb.Event:
         elif not equals or not value:
             raise NotationError(f"{_shown(text)}: {name} needs a value, as {name}=1")
         elif field.is_repeated:
+            if value.count(",") >= MAX_ITEMS:
+                raise NotationError(f"{name} holds more than {MAX_ITEMS} values")
             items = value.split(",")
             if field.message_type is not None:
                 for item in items:

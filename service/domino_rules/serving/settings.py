@@ -27,6 +27,10 @@ DOMINO_RULES_BOT_CAPACITY          1              SuggestMove searches at once p
                                                   process (each in a process of its own)
 DOMINO_RULES_BOT_QUEUE             2              SuggestMove calls that may wait for room;
                                                   more are refused at once (429)
+DOMINO_RULES_REPLAY_CAPACITY       1              Replay calls at once per serving process
+                                                  (each in a process of its own)
+DOMINO_RULES_REPLAY_QUEUE          2              Replay calls that may wait for room; more
+                                                  are refused at once (429)
 DOMINO_RULES_MINTED_CACHE_BYTES    33554432       bytes of recently sealed games a serving
                                                   process keeps (0 = none)
 DOMINO_RULES_SEAL_KEYS             (none)         ``id2:BASE64KEY,id1:BASE64KEY``: first seals
@@ -209,6 +213,8 @@ class Settings:
     drain_delay: float = _field(_seconds(0, MAX_SECONDS, inclusive=True), default=5.0)
     bot_capacity: int = _field(_whole(1, MAX_CAPACITY), default=DEFAULT_CAPACITY)
     bot_queue: int = _field(_whole(0, MAX_QUEUE), default=DEFAULT_QUEUE)
+    replay_capacity: int = _field(_whole(1, MAX_CAPACITY), default=DEFAULT_CAPACITY)
+    replay_queue: int = _field(_whole(0, MAX_QUEUE), default=DEFAULT_QUEUE)
     minted_cache_bytes: int = _field(_whole(0, MAX_CACHE_BYTES), default=32 * 1024 * 1024)
     seal_keys: str = _field(_text, default="")
     require_sealed: bool = _field(_flag, default=False)
@@ -292,15 +298,27 @@ class Settings:
             raise SettingError(f"{self.label('require_sealed')}: {exc}") from None
 
     def service(self) -> RulesService:
-        """The service of a serving process: its SuggestMove searches run in processes of
-        their own (:mod:`domino_rules.api.admission`)."""
+        """The service of a serving process: its SuggestMove searches and its replays run
+        in processes of their own, each in its own room (:mod:`domino_rules.api.admission`),
+        and those processes end with it."""
         from ..api import RulesService
         from ..api.admission import Admission
+        from .lifecycle import end_with_parent
 
-        admission = Admission(self.bot_capacity, self.bot_queue, processes=True)
+        admission = Admission(
+            self.bot_capacity, self.bot_queue, processes=True, on_start=end_with_parent
+        )
+        replays = Admission(
+            self.replay_capacity,
+            self.replay_queue,
+            processes=True,
+            what="replays",
+            on_start=end_with_parent,
+        )
         return RulesService(
             self.tokens(),
             minted_bytes=self.minted_cache_bytes,
             admission=admission,
+            replays=replays,
             trust_sealed=self.trust_sealed,
         )

@@ -27,6 +27,7 @@ import hmac
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -79,7 +80,10 @@ class KeyRing:
 
     @staticmethod
     def generate(key_id: str) -> str:
-        """A new ``ID:BASE64KEY`` entry."""
+        """A new ``ID:BASE64KEY`` entry; ``ValueError`` for an id :meth:`parse` would
+        refuse."""
+        if not _KEY_ID.match(key_id):
+            raise ValueError(f"id {key_id[:80]!r} must be 1-64 letters, digits, '.', '_' or '-'")
         return f"{key_id}:{base64.b64encode(os.urandom(32)).decode()}"
 
 
@@ -100,6 +104,12 @@ class TokenCodec:
         self._aead = {key_id: AESGCM(key) for key_id, key in self._keys.items()}
         self.require_sealed = require_sealed
         self.max_token_bytes = max_token_bytes
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its keys and settings (for the processes a serving process hands
+        heavy calls to: its own children, over a pipe)."""
+        keys = KeyRing(tuple(self._keys.items())) if self._keys else None
+        return (_codec, (keys, self.require_sealed, self.max_token_bytes))
 
     @property
     def sealed(self) -> bool:
@@ -169,3 +179,7 @@ class TokenCodec:
             raise TokenError(
                 "the state token was tampered with or truncated (it does not authenticate)"
             ) from None
+
+
+def _codec(keys: KeyRing | None, require_sealed: bool, max_token_bytes: int) -> TokenCodec:
+    return TokenCodec(keys, require_sealed=require_sealed, max_token_bytes=max_token_bytes)

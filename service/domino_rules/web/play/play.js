@@ -453,26 +453,89 @@ function forgetMatch() {
   }
 }
 
+/** The match saved before the page was loaded: `{saved}`, `{bad}` (why the entry is not
+ * a match this page can resume: another page's, an older page's, or damaged), or null
+ * when nothing is saved. */
 function savedMatch() {
+  let text;
   try {
-    const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
-    return saved && saved.format === 1 && typeof saved.token === "string" ? saved : null;
+    text = localStorage.getItem(SAVED);
   } catch {
-    return null;
+    return null; // storage refused: nothing can have been kept
   }
+  if (text === null) return null;
+  let saved;
+  try {
+    saved = JSON.parse(text);
+  } catch {
+    return { bad: "it is not JSON" };
+  }
+  const bad = savedProblem(saved);
+  return bad ? { bad } : { saved };
+}
+
+/** What is wrong with a saved match, or "" when the page can resume it. */
+function savedProblem(saved) {
+  if (saved === null || typeof saved !== "object" || Array.isArray(saved)) return "it is not a saved match";
+  if (saved.format !== 1) return "it was saved by another version of this page";
+  const text = (value) => typeof value === "string" && value !== "";
+  const whole = (value) => Number.isInteger(value) && value >= 0;
+  const objects = (value) => value === undefined || (Array.isArray(value)
+    && value.every((item) => item !== null && typeof item === "object"));
+  if (!text(saved.token)) return "it holds no state token";
+  if (!text(saved.api)) return "it names no service";
+  if (!text(saved.ruleset) || !whole(saved.players) || !whole(saved.seat) || saved.seat >= saved.players) {
+    return "its game, players or seat are missing";
+  }
+  if (!whole(saved.version) || !text(saved.status) || !text(saved.level)) return "its version, status or bot level is missing";
+  if (saved.options !== undefined && (saved.options === null || typeof saved.options !== "object" || Array.isArray(saved.options))) {
+    return "its options are not a set of options";
+  }
+  if (!objects(saved.moves) || !objects(saved.deal)) return "its moves are damaged";
+  if (!objects(saved.log) || !(saved.log || []).every((entry) => Array.isArray(entry.texts))) return "its log is damaged";
+  if (saved.undo !== undefined && !Array.isArray(saved.undo)) return "its take-backs are damaged";
+  return "";
+}
+
+/** Say that the match kept in this browser cannot be resumed, and why; offer a fresh start
+ * (which drops it). */
+function offerFreshStart(why) {
+  const error = { message: `The match saved in this browser cannot be resumed: ${why}.`, reason: "SAVED_MATCH_DAMAGED" };
+  showError(error, null, {
+    text: "Start afresh",
+    run: () => {
+      forgetMatch();
+      clearError();
+      newMatchForm();
+    },
+  });
 }
 
 /** Resume the match saved before the page was loaded, if it was played against this
- * service and nothing else is being played. */
+ * service and nothing else is being played; a saved match that cannot be read is said so,
+ * with a fresh start offered. */
 async function resumeSaved() {
-  const saved = savedMatch();
-  if (!saved || game || saved.api !== apiBase()) return;
+  const found = savedMatch();
+  if (!found || game) return;
+  if (found.bad) {
+    offerFreshStart(found.bad);
+    return;
+  }
+  const saved = found.saved;
+  if (saved.api !== apiBase()) return;
   const info = catalogue.find((entry) => entry.id === saved.ruleset);
   if (!info) return;
   const gen = ++generation;
   const setup = { info, players: saved.players, seat: saved.seat, level: saved.level, options: saved.options || {} };
-  game = newGame(gen, setup, saved.sentOptions, { ...saved, resumed: true });
-  fillForm(setup);
+  try {
+    game = newGame(gen, setup, saved.sentOptions, { ...saved, resumed: true });
+    fillForm(setup);
+  } catch (error) {
+    generation += 1;
+    game = null;
+    offerFreshStart(`it does not fit this page (${error.message})`);
+    return;
+  }
   clearError();
   showGame();
   await play(gen);
@@ -1959,18 +2022,14 @@ async function openRecordFile() {
   replayMessage("Reading the record…");
   let record;
   try {
-    record = JSON.parse(await file.text());
+    record = await readRecord(file);
   } catch (error) {
-    if (mine === opened) replayMessage(`${file.name} is not a JSON match record (${error.message}).`, "bad");
+    if (mine === opened) replayMessage(`${file.name} ${error.message}`, "bad", "", true);
     return;
   } finally {
     ui.recordFile.value = ""; // the same file can be opened again
   }
   if (mine !== opened) return;
-  if (record === null || typeof record !== "object" || Array.isArray(record)) {
-    replayMessage(`${file.name} is not a match record: a record is a JSON object.`, "bad");
-    return;
-  }
   replayMessage("The service is dealing the match again from the record and checking every move…");
   let answer;
   try {
@@ -2002,6 +2061,47 @@ async function openRecordFile() {
   showReplay(record, answer);
 }
 
+/** The largest file read as a record (the service's own bound on a record's file). */
+const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+
+/** The record in `file`, checked to be one before anything is sent; an Error whose
+ * message says what the file is otherwise (after its name). */
+async function readRecord(file) {
+  if (file.size === 0) throw new Error("is empty: it holds no record.");
+  if (file.size > MAX_RECORD_BYTES) {
+    throw new Error(`is ${(file.size / 1024 / 1024).toFixed(1)} MiB: a match record is at most 32 MiB.`);
+  }
+  const text = await file.text();
+  if (text.includes("\u0000") || text.includes("\uFFFD")) {
+    throw new Error("is binary data, not a match record (a record is JSON text).");
+  }
+  if (!text.trim()) throw new Error("is empty: it holds no record.");
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch (error) {
+    if (text.trimStart().startsWith("domino-rules match record")) {
+      throw new Error("is a record's text form: this page opens its JSON form (domino-rules convert FILE --to json).");
+    }
+    // cut short: the parser wanted more at the very end of the text
+    const at = /position (\d+)/.exec(error.message);
+    const cut = /end of (JSON|data)|unterminated|unexpected end/i.test(error.message)
+      || (at !== null && Number(at[1]) >= text.trimEnd().length);
+    throw new Error(cut
+      ? "is cut short: its JSON ends before the record does."
+      : `is not a JSON match record (${error.message}).`);
+  }
+  if (record === null || typeof record !== "object" || Array.isArray(record)) {
+    const kind = Array.isArray(record) ? "a list" : record === null ? "null" : `a ${typeof record}`;
+    throw new Error(`is not a match record: a record is a JSON object, not ${kind}.`);
+  }
+  if (record.format !== undefined && record.format !== 1) {
+    throw new Error(`is a record of format ${String(record.format).slice(0, 20)}: this page reads format 1.`);
+  }
+  if (!Object.keys(record).length) throw new Error("is an empty record: it names no game and holds no move.");
+  return record;
+}
+
 /** Replay the record, following `next_step` until every step is in: one answer. */
 async function replayAll(record, mine) {
   const answer = await call("/v1/records:replay", { record });
@@ -2030,8 +2130,9 @@ async function replayAgain(record) {
   }
 }
 
-/** A sentence in place of the viewer (`kind` "bad" for a problem), with a detail. */
-function replayMessage(text, kind = "", detail = "") {
+/** A sentence in place of the viewer (`kind` "bad" for a problem), with a detail; with
+ * `another`, a button to open another record instead. */
+function replayMessage(text, kind = "", detail = "", another = false) {
   for (const node of [ui.replayVerdict, ui.replayDivergence, ui.replayPosition, ui.replayMove,
     ui.replaySeats, ui.replayTable, ui.replayHands, ui.replayEvents, ui.replayPoints]) {
     node.replaceChildren();
@@ -2045,6 +2146,12 @@ function replayMessage(text, kind = "", detail = "") {
   ui.replayVerdict.className = `verdict ${kind}`.trim();
   ui.replayVerdict.append(h("span", { text }));
   if (detail) ui.replayVerdict.append(" ", h("span", { class: "detail", text: detail }));
+  if (another) {
+    ui.replayVerdict.append(" ", h("button", {
+      type: "button", id: "replay-another", class: "secondary", text: "Open another record",
+      onclick: () => ui.recordFile.click(),
+    }));
+  }
 }
 
 function showReplay(record, answer) {
