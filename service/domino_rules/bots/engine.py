@@ -27,7 +27,7 @@ seed, so what a seat cannot see cannot reach the bot.
     (:meth:`GameBot.rollouts_dealer`, Throw-up's), from the same draws.
   - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, 100 in
     Block and Dancing Dragons, and 400 in Throw-up, whose playouts are cheap and whose
-    choices gain from more; some 4 to 10 ms of one core per suggestion at the median,
+    choices gain from more; some 5 to 15 ms of one core per suggestion at the median,
     see ``bench/bots.py``; a budget in playouts, not in time, keeps the answer the same
     on any machine), spent by
     sequential halving: in each of ``ceil(log2(candidates))`` rounds, every candidate
