@@ -84,7 +84,8 @@ def _positions(service: RulesService) -> list[pb.ApplyMoveRequest]:
     deal's)."""
     out = []
     for ruleset in rules.all_rulesets():
-        players = 3 if ruleset.id != "tsair_deng" else 4
+        low, high = ruleset.player_range(ruleset.make_options({}))
+        players = min(max(3, low), high)  # three at the table, where the game seats them
         out.append(harness.mid_hand_request(service, ruleset.id, players, "fl", moves=4))
     return out
 

@@ -1536,10 +1536,10 @@ export interface components {
          *     - `GAME_OVER` (FAILED_PRECONDITION, HTTP 400): the match is over
          *     - `BAD_PLAYOUTS` (INVALID_ARGUMENT, HTTP 400): a `playouts` budget for `SuggestMove` below 1 or over the ruleset's `max_playouts`
          *     - `STALE_STATE` (ABORTED, HTTP 409): `expected_version` differs from the state's version (`metadata.version` holds it)
-         *     - `OVERLOADED` (RESOURCE_EXHAUSTED, HTTP 429): `SuggestMove`: the bots are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
-         *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED, HTTP 504): `SuggestMove`: the deadline that the `x-request-timeout` header gave passed before the bot could answer
+         *     - `OVERLOADED` (RESOURCE_EXHAUSTED, HTTP 429): `SuggestMove` or `Replay`: the bots, or the replays, are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
+         *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED, HTTP 504): `SuggestMove` or `Replay`: the deadline that the `x-request-timeout` header gave passed before the bot, or the replay, could answer (a replay's `metadata` says how far it got: `replayed` of `moves`)
          *     - `REQUEST_TIMEOUT` (DEADLINE_EXCEEDED, HTTP 408): the request body was not received in time
-         *     - `BAD_RECORD` (INVALID_ARGUMENT, HTTP 400): `Replay`: a record of another format, with neither `seed` nor `first_state`, or whose `seat` does not fit its `viewpoint`
+         *     - `BAD_RECORD` (INVALID_ARGUMENT, HTTP 400): `Replay`: a record of another format, with neither `seed` nor `first_state`, whose `seat` does not fit its `viewpoint`, or past a record's shape (a list of over 256 values, nesting deeper than a record's, a text over 90,000 characters)
          *     - `RECORD_TOO_LARGE` (INVALID_ARGUMENT, HTTP 400): `Replay`: a record of more than 20,000 moves or 200,000 events
          *     - `BAD_STEPS` (INVALID_ARGUMENT, HTTP 400): `Replay`: a range of steps not in the record
          *     - `REQUEST_TOO_LARGE` (RESOURCE_EXHAUSTED, HTTP 413): a request body over 1 MiB
@@ -2209,9 +2209,9 @@ export interface operations {
             /**
              * @description Refused, with one of these reasons:
              *
-             *     - `OVERLOADED` (RESOURCE_EXHAUSTED): `SuggestMove`: the bots are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
+             *     - `OVERLOADED` (RESOURCE_EXHAUSTED): `SuggestMove` or `Replay`: the bots, or the replays, are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
              *
-             *     A request that fits the schema may still be refused with `OVERLOADED`: the bots are busy.
+             *     A request that fits the schema may still be refused with `OVERLOADED`: the bots, or the replays, are busy.
              */
             429: {
                 headers: {
@@ -2247,7 +2247,7 @@ export interface operations {
             /**
              * @description Refused, with one of these reasons:
              *
-             *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED): `SuggestMove`: the deadline that the `x-request-timeout` header gave passed before the bot could answer
+             *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED): `SuggestMove` or `Replay`: the deadline that the `x-request-timeout` header gave passed before the bot, or the replay, could answer (a replay's `metadata` says how far it got: `replayed` of `moves`)
              *
              *     A request that fits the schema may still be refused with `DEADLINE_EXCEEDED`: the deadline of the request's own `x-request-timeout` passed.
              */
@@ -2292,13 +2292,13 @@ export interface operations {
              * @description Refused, with one of these reasons:
              *
              *     - `MALFORMED_REQUEST` (INVALID_ARGUMENT): JSON or protobuf that does not parse or does not fit the request (an unknown field, a wrong type, a number out of range); a missing move or move kind; a move whose fields do not fit its kind; a tile with `high < low` or pips past 18
-             *     - `BAD_RECORD` (INVALID_ARGUMENT): `Replay`: a record of another format, with neither `seed` nor `first_state`, or whose `seat` does not fit its `viewpoint`
+             *     - `BAD_RECORD` (INVALID_ARGUMENT): `Replay`: a record of another format, with neither `seed` nor `first_state`, whose `seat` does not fit its `viewpoint`, or past a record's shape (a list of over 256 values, nesting deeper than a record's, a text over 90,000 characters)
              *     - `RECORD_TOO_LARGE` (INVALID_ARGUMENT): `Replay`: a record of more than 20,000 moves or 200,000 events
              *     - `BAD_STEPS` (INVALID_ARGUMENT): `Replay`: a range of steps not in the record
              *     - `BAD_SEAT` (INVALID_ARGUMENT): a seat that is not at the table
              *     - `BAD_STATE_TOKEN` (INVALID_ARGUMENT): a token that is missing, garbled, truncated, tampered with, sealed with an unknown key, unsealed where seals are required, or over 64 KiB
              *
-             *     A request that fits the schema may still be refused with `BAD_RECORD`: a record with neither `seed` nor `first_state`, or a `seat` that does not fit its `viewpoint`; `RECORD_TOO_LARGE`: a record of more than 200,000 events in all; `BAD_STEPS`: a `from_step` past the record's last move, or a `to_step` before it; `BAD_SEAT`: a seat past the table of the game in the token; `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys. The other reasons answer only requests that do not fit it.
+             *     A request that fits the schema may still be refused with `BAD_RECORD`: a record with neither `seed` nor `first_state`, a `seat` that does not fit its `viewpoint`, a list of over 256 values or a text over 90,000 characters; `RECORD_TOO_LARGE`: a record of more than 200,000 events in all; `BAD_STEPS`: a `from_step` past the record's last move, or a `to_step` before it; `BAD_SEAT`: a seat past the table of the game in the token; `BAD_STATE_TOKEN`: a token that this service did not make, or not with these keys. The other reasons answer only requests that do not fit it.
              */
             400: {
                 headers: {
@@ -2342,6 +2342,46 @@ export interface operations {
                     "application/json": components["schemas"]["google.rpc.Status"] & {
                         /** @enum {unknown} */
                         code?: 8;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `OVERLOADED` (RESOURCE_EXHAUSTED): `SuggestMove` or `Replay`: the bots, or the replays, are busy; try again after the `Retry-After` header's seconds (the `RetryInfo` detail says the same)
+             *
+             *     A request that fits the schema may still be refused with `OVERLOADED`: the bots, or the replays, are busy.
+             */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before trying again (at least 1). */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 8;
+                        details?: unknown;
+                    };
+                };
+            };
+            /**
+             * @description Refused, with one of these reasons:
+             *
+             *     - `DEADLINE_EXCEEDED` (DEADLINE_EXCEEDED): `SuggestMove` or `Replay`: the deadline that the `x-request-timeout` header gave passed before the bot, or the replay, could answer (a replay's `metadata` says how far it got: `replayed` of `moves`)
+             *
+             *     A request that fits the schema may still be refused with `DEADLINE_EXCEEDED`: the deadline of the request's own `x-request-timeout` passed.
+             */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["google.rpc.Status"] & {
+                        /** @enum {unknown} */
+                        code?: 4;
                         details?: unknown;
                     };
                 };
