@@ -251,37 +251,31 @@ MINTED_LOOKUPS = Counter(
 
 
 class _Tracked:
-    """A service whose admission and cache figures a process reports, with the totals
+    """A service whose rooms' and cache figures a process reports, with the totals
     already written (counters grow by what changed since)."""
 
-    __slots__ = (
-        "door", "expired", "hits", "misses", "replay_expired", "replay_shed", "service", "shed"
-    )  # fmt: skip
+    __slots__ = ("door", "hits", "misses", "service", "written")
 
     def __init__(self, service: Any, door: str) -> None:
         self.service, self.door = service, door
-        self.shed = self.expired = self.hits = self.misses = 0
-        self.replay_shed = self.replay_expired = 0
+        self.hits = self.misses = 0
+        #: Per room (its attribute on the service): the shed and expired calls written.
+        self.written = {room: (0, 0) for room in _ROOMS}
 
     def write(self) -> None:
         door = self.door
-        admission = getattr(self.service, "admission", None)
-        if admission is not None:
+        for room, (capacity, in_use, queued, shed, expired) in _ROOMS.items():
+            admission = getattr(self.service, room, None)
+            if admission is None:
+                continue
             stats = admission.stats()
-            BOT_CAPACITY.labels(door).set(stats.capacity)
-            BOT_IN_USE.labels(door).set(stats.in_use)
-            BOT_QUEUED.labels(door).set(stats.queued)
-            self.shed = _grow(BOT_SHED.labels(door), self.shed, stats.shed)
-            self.expired = _grow(BOT_EXPIRED.labels(door), self.expired, stats.expired)
-        replays = getattr(self.service, "replays", None)
-        if replays is not None:
-            stats = replays.stats()
-            REPLAY_CAPACITY.labels(door).set(stats.capacity)
-            REPLAYS_RUNNING.labels(door).set(stats.in_use)
-            REPLAYS_QUEUED.labels(door).set(stats.queued)
-            self.replay_shed = _grow(REPLAY_SHED.labels(door), self.replay_shed, stats.shed)
-            self.replay_expired = _grow(
-                REPLAY_EXPIRED.labels(door), self.replay_expired, stats.expired
+            capacity.labels(door).set(stats.capacity)
+            in_use.labels(door).set(stats.in_use)
+            queued.labels(door).set(stats.queued)
+            shed_written, expired_written = self.written[room]
+            self.written[room] = (
+                _grow(shed.labels(door), shed_written, stats.shed),
+                _grow(expired.labels(door), expired_written, stats.expired),
             )
         minted = getattr(self.service, "minted", None)
         if minted is not None:
@@ -289,6 +283,14 @@ class _Tracked:
             MINTED_BYTES.labels(door).set(minted.bytes)
             self.hits = _grow(MINTED_LOOKUPS.labels(door, "hit"), self.hits, minted.hits)
             self.misses = _grow(MINTED_LOOKUPS.labels(door, "miss"), self.misses, minted.misses)
+
+
+#: The service's rooms of heavy calls (its attributes) and each one's series: capacity,
+#: in use, queued, shed and expired calls.
+_ROOMS: dict[str, tuple[Any, Any, Any, Counter, Counter]] = {
+    "admission": (BOT_CAPACITY, BOT_IN_USE, BOT_QUEUED, BOT_SHED, BOT_EXPIRED),
+    "replays": (REPLAY_CAPACITY, REPLAYS_RUNNING, REPLAYS_QUEUED, REPLAY_SHED, REPLAY_EXPIRED),
+}
 
 
 def _grow(counter: Counter, written: int, total: int) -> int:
