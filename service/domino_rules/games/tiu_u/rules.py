@@ -81,11 +81,12 @@ from __future__ import annotations
 
 import enum
 import functools
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.building import fields_of, frozen_builder, made_of
+from ...rules.building import frozen_builder
 from ...rules.checks import check_length, check_sorted, fail, require
 from ...rules.events import Event, EventKind
 from ...rules.match import HandEnd, HandResult, Match, hand_result, held_tiles
@@ -156,10 +157,8 @@ class TiuUHandState:
     drawn: Tile | None = None  # the drawn tile while its capture is to be chosen
 
 
-#: ``TiuUHandState(*fields)``, every field given in order (:func:`frozen_builder`);
-#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+#: ``TiuUHandState(*fields)``, every field given in order (:func:`frozen_builder`).
 _state: Callable[..., TiuUHandState] = frozen_builder(TiuUHandState)
-_make_state = made_of(TiuUHandState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,35 +212,83 @@ def catch_count(tiles: tuple[Tile, ...], red_sixes: RedSixes = RedSixes.DOUBLE_S
     >>> catch_count((Tile(6, 6), Tile(4, 1), Tile(4, 3), Tile(4, 2)))
     44
     """
-    all_sixes = red_sixes is RedSixes.ALL_SIXES
-    big = sum(2 * t.pips for t in tiles if t.pips >= BIG_FISH)
-    small = sum(red_pips(t, all_sixes=all_sixes) for t in tiles if t.pips < BIG_FISH)
-    return big + -(-small // 10) * 10
+    points = _FISH_POINTS[red_sixes]
+    both = sum([points[t.code] for t in tiles])
+    return (both & _BIG_MASK) + -(-(both >> _SMALL_SHIFT) // 10) * 10
 
 
 def _drawn_options(state: TiuUHandState, tile: Tile) -> tuple[Tile, ...]:
     """[TU-6] [TU-7] the distinct things a drawn tile can take: matching single lake
     tiles, and the pile of its own kind (it is the fourth copy)."""
-    return _targets(state.lake, state.piles, tile)
+    found = _found(_read_lake(state.lake)[2], state.piles, tile.code)
+    return tuple([Tile.from_code(code) for code in _MATCHING[tile.code] if found >> code & 1])
 
 
-def _targets(lake: tuple[Tile, ...], piles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
-    """The distinct lake tiles ``tile`` matches [TU-3], and ``tile`` itself where it is piled
-    [TU-7], ascending (``sorted`` of the set)."""
-    pips, partner = tile.pips, _PARTNER.get(tile.code, -1)
-    found = {t.code: t for t in lake if t.pips == pips or t.code == partner}
-    code = tile.code
-    for piled in piles:
+# Tables by tile code, built once: what the hooks read on every move.
+
+_TILE_CODES = len(double_n(18))
+_BY_PIPS: dict[int, list[int]] = {}
+for _code in range(_TILE_CODES):
+    _BY_PIPS.setdefault(Tile.from_code(_code).pips, []).append(_code)
+#: [TU-3] per tile code, the codes of the tiles it matches, ascending: equal pip totals,
+#: and the other half of the supreme pair.
+_MATCHING: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted({*_BY_PIPS[Tile.from_code(code).pips], _PARTNER.get(code, code)}))
+    for code in range(_TILE_CODES)
+)
+#: [TU-3] per tile code, the tiles it matches as a bit set of their codes.
+_MATCH_BITS = tuple(sum(1 << c for c in codes) for codes in _MATCHING)
+
+#: A lake as the hooks read it: the tiles, their codes in the same (ascending) order, and
+#: the codes present as a bit set.
+LakeRead = tuple[tuple[Tile, ...], tuple[int, ...], int]
+
+
+def _read_lake(lake: tuple[Tile, ...]) -> LakeRead:
+    codes = tuple([t.code for t in lake])
+    bits = 0
+    for code in codes:
+        bits |= 1 << code
+    return lake, codes, bits
+
+
+def _pile_at(piles: tuple[Tile, ...], code: int) -> int:
+    """Where the pile of ``code`` is in ``piles``; -1 when there is none."""
+    for i, piled in enumerate(piles):
         if piled.code == code:
-            found.setdefault(code, tile)
-            break
-    return tuple([found[c] for c in sorted(found)])
+            return i
+    return -1
+
+
+def _found(lake_bits: int, piles: tuple[Tile, ...], code: int) -> int:
+    """The distinct things the tile of ``code`` can take, as a bit set of their codes: the
+    single lake tiles it matches [TU-3], and its own pile, of which it is the fourth
+    copy [TU-7]."""
+    found = lake_bits & _MATCH_BITS[code]
+    if piles and _pile_at(piles, code) >= 0:
+        found |= 1 << code
+    return found
+
+
+#: Small fish points are kept above this bit of a tile's points (:data:`_FISH_POINTS`).
+_SMALL_SHIFT = 16
+#: [TU-9] per ``red_sixes`` and tile code, what a tile adds to a catch: a big fish 2 per
+#: pip, a small fish its red pips shifted left by :data:`_SMALL_SHIFT` (the small fish
+#: total is rounded on its own), so that a catch's points are one sum.
+_FISH_POINTS = {
+    red_sixes: tuple(
+        2 * t.pips
+        if t.pips >= BIG_FISH
+        else red_pips(t, all_sixes=red_sixes is RedSixes.ALL_SIXES) << _SMALL_SHIFT
+        for t in double_n(18)
+    )
+    for red_sixes in RedSixes
+}
+_BIG_MASK = (1 << _SMALL_SHIFT) - 1
 
 
 # Moves and events are immutable values: the ones made on every move are made once, each
 # by one integer key (the cheapest to look up).
-
-_TILE_CODES = len(double_n(18))
 
 
 @functools.cache
@@ -254,10 +301,33 @@ def _capture(key: int) -> Move:
 
 
 @functools.cache
-def _seat_moves(seat: int) -> tuple[tuple[Move, ...], Move]:
-    """``PILE`` of each tile by code, and ``PASS``, for one seat."""
-    piles = tuple(Move(seat, MoveKind.PILE, Tile.from_code(c)) for c in range(_TILE_CODES))
-    return piles, Move(seat, MoveKind.PASS)
+def _capture_drawn(key: int) -> Move:
+    """``Move(seat, CAPTURE_DRAWN, tile, target)``, by the key of :func:`_capture`."""
+    rest, target = divmod(key, _TILE_CODES)
+    seat, code = divmod(rest, _TILE_CODES)
+    return Move(seat, MoveKind.CAPTURE_DRAWN, Tile.from_code(code), Tile.from_code(target))
+
+
+#: Per seat: ``PASS``, ``PASS`` as the only legal move, and ``PILE`` of each tile by code.
+_PASSING = tuple(Move(seat, MoveKind.PASS) for seat in range(max(STACKS_PER_PLAYER)))
+_ONLY_PASSING = tuple((passing,) for passing in _PASSING)
+_PILING = tuple(
+    tuple(Move(seat, MoveKind.PILE, tile) for tile in double_n(18))
+    for seat in range(max(STACKS_PER_PLAYER))
+)
+
+
+@functools.cache
+def _caught(key: int) -> Event:
+    """[TU-5] [TU-6] ``Event(CAPTURE, seat, tile, target, tiles)``, by the key of
+    :func:`_capture` times two, plus one when the target is a pile: [TU-7] the fourth
+    tile takes all three."""
+    rest, piled = divmod(key, 2)
+    rest, target = divmod(rest, _TILE_CODES)
+    seat, code = divmod(rest, _TILE_CODES)
+    tile, taken = Tile.from_code(code), Tile.from_code(target)
+    tiles = (tile, taken, taken, taken) if piled else (tile, taken)
+    return Event(EventKind.CAPTURE, seat=seat, tile=tile, target=taken, tiles=tiles)
 
 
 @functools.cache
@@ -269,48 +339,58 @@ def _revealed(key: int) -> Event:
 
 
 @functools.cache
-def _to_lake(key: int) -> Event:
+def _passed_to_lake(key: int) -> tuple[Event, Event, Event]:
+    """[TU-5] [TU-6] the events of a pass whose drawn tile joins the lake, by the key of
+    :func:`_revealed`."""
     seat, code = divmod(key, _TILE_CODES)
-    return Event(EventKind.TO_LAKE, seat=seat, tile=Tile.from_code(code))
+    return (
+        _PASSED[seat],
+        _revealed(key),
+        Event(EventKind.TO_LAKE, seat=seat, tile=Tile.from_code(code)),
+    )
 
 
-_PASSED = functools.cache(lambda seat: Event(EventKind.PASS, seat=seat))
+#: [TU-5] per seat, its ``PASS``.
+_PASSED = tuple(Event(EventKind.PASS, seat=seat) for seat in range(max(STACKS_PER_PLAYER)))
 
 
-def _capture_into(
-    fields: dict[str, Any],
+def _take(
+    read: LakeRead,
+    piles: tuple[Tile, ...],
+    catches: tuple[tuple[Tile, ...], ...],
     seat: int,
-    tile: Tile,
-    target: Tile,
-    events: list[Event],
-    *,
-    from_hand: bool,
-) -> None:
-    """``seat`` takes ``target`` with ``tile`` (from its hand, or drawn): ``fields`` are
-    those of the hand state, changed in place."""
-    if from_hand:
-        hands = list(fields["hands"])
-        hands[seat] = remove_tile(hands[seat], tile)
-        fields["hands"] = tuple(hands)
-    piles = fields["piles"]
-    code = target.code
-    if tile.code == code and any(piled.code == code for piled in piles):
+    code: int,
+    target: int,
+) -> tuple[LakeRead, tuple[Tile, ...], tuple[tuple[Tile, ...], ...], Event]:
+    """``seat`` takes the tile of code ``target`` with the tile of code ``code``: the lake,
+    the piles and the catches after it, and its event."""
+    key = ((seat * _TILE_CODES + code) * _TILE_CODES + target) * 2
+    i = _pile_at(piles, target) if code == target and piles else -1
+    if i >= 0:
         # [TU-7] the fourth tile takes all three
-        fields["piles"] = remove_tile(piles, target)
-        taken: tuple[Tile, ...] = (target, target, target)
+        piles = piles[:i] + piles[i + 1 :]
+        event = _caught(key + 1)
     else:
-        fields["lake"] = remove_tile(fields["lake"], target)
-        taken = (target,)
-    caught = (tile, *taken)
-    events.append(Event(EventKind.CAPTURE, seat=seat, tile=tile, target=target, tiles=caught))
-    catches = list(fields["catches"])
-    catches[seat] += caught
-    fields["catches"] = tuple(catches)
+        lake, codes, bits = read
+        i = bisect_left(codes, target)
+        codes = codes[:i] + codes[i + 1 :]
+        if i == len(codes) or codes[i] != target:
+            bits ^= 1 << target  # the last copy single in the lake
+        read = lake[:i] + lake[i + 1 :], codes, bits
+        event = _caught(key)
+    caught = catches[seat] + event.tiles
+    return read, piles, (*catches[:seat], caught, *catches[seat + 1 :]), event
 
 
 # members read on every move, as module constants (an Enum's class attribute is a slow
 # lookup)
-_CAPTURE, _CAPTURE_DRAWN, _PILE = MoveKind.CAPTURE, MoveKind.CAPTURE_DRAWN, MoveKind.PILE
+_EXHAUSTED = HandEnd.WOODPILE_EXHAUSTED
+_CAPTURE, _CAPTURE_DRAWN, _PILE, _PASS = (
+    MoveKind.CAPTURE,
+    MoveKind.CAPTURE_DRAWN,
+    MoveKind.PILE,
+    MoveKind.PASS,
+)
 
 
 class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
@@ -393,113 +473,149 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             and not any(t.code == code for caught in state.catches for t in caught)
         )
 
+    #: The lake the hooks last made or read, as they read it (:data:`LakeRead`): the hand
+    #: state of one move is that of the last move's answer, so its lake is read once. One
+    #: value, read and replaced whole (threads that share the ruleset at worst miss it);
+    #: it keeps that lake alive, so an identity test on it cannot mistake another for it.
+    _lake_read: LakeRead = ((), (), 0)
+
     def hand_legal_moves(self, state: TiuUHandState, options: TiuUOptions) -> tuple[Move, ...]:
         seat = state.to_act
+        hand = state.hands[seat]
         drawn = state.drawn
+        if drawn is None and not hand:
+            return _ONLY_PASSING[seat]  # [TU-5] nothing to mate with
+        read = self._lake_read
+        if read[0] is not state.lake:
+            self._lake_read = read = _read_lake(state.lake)
+        bits = read[2]
+        piles = state.piles
         if drawn is not None:
             # [TU-6] the drawn tile must capture; the player chooses what
+            code = drawn.code
+            found = _found(bits, piles, code)
+            first = (seat * _TILE_CODES + code) * _TILE_CODES
             return tuple(
-                Move(seat, MoveKind.CAPTURE_DRAWN, drawn, target)
-                for target in _targets(state.lake, state.piles, drawn)
+                [
+                    _capture_drawn(first + target)
+                    for target in _MATCHING[code]
+                    if found >> target & 1
+                ]
             )
-        own = distinct(state.hands[seat])
-        # the single lake tiles by pips, and how many of each there are
-        by_pips: dict[int, list[int]] = {}
-        in_lake: dict[int, int] = {}
-        ascending, last = True, -1
-        for t in state.lake:
-            code = t.code
-            if code in in_lake:
-                in_lake[code] += 1
-            else:
-                in_lake[code] = 1
-                by_pips.setdefault(t.pips, []).append(code)
-            ascending = ascending and code >= last
-            last = code
-        piled = {t.code for t in state.piles}
+        piled = 0
+        for t in piles:
+            piled |= 1 << t.code
+        for tile in hand:
+            if bits & _MATCH_BITS[tile.code] or piled >> tile.code & 1:
+                break
+        else:
+            return _ONLY_PASSING[seat]  # [TU-5] nothing to capture, so nothing to pile
+        own = distinct(hand)
         moves: list[Move] = []
         key = seat * _TILE_CODES
+        pairs = False
         for tile in own:
             code = tile.code
-            # [TU-5] [TU-3] capture a matching single lake tile
-            targets = by_pips.get(tile.pips, [])
-            partner = _PARTNER.get(code, -1)
-            if partner in in_lake or code in piled or not ascending:
-                targets = list(targets)
-                if partner in in_lake:
-                    targets.append(partner)
-                # [TU-7] a pile is taken only by its fourth, identical tile
-                if code in piled and code not in targets:
-                    targets.append(code)
-                targets.sort()
-            first = (key + code) * _TILE_CODES
-            moves += [_capture(first + target) for target in targets]
-        piles, passing = _seat_moves(seat)
-        caught: set[int] | None = None
-        for tile in own:
-            # [TU-7] exactly two identical tiles single in the lake and no copy caught
-            if in_lake.get(tile.code) == 2:
-                if caught is None:
-                    caught = {t.code for tiles in state.catches for t in tiles}
-                if tile.code not in caught:
-                    moves.append(piles[tile.code])
+            # [TU-5] [TU-3] capture a matching single lake tile; [TU-7] a pile is taken
+            # only by its fourth, identical tile
+            found = bits & _MATCH_BITS[code] | piled & 1 << code
+            if found:
+                first = (key + code) * _TILE_CODES
+                for target in _MATCHING[code]:
+                    if found >> target & 1:
+                        moves.append(_capture(first + target))
+                if bits >> code & 1:
+                    pairs = True
+        if pairs:
+            codes = read[1]
+            caught: set[int] | None = None
+            for tile in own:
+                # [TU-7] exactly two identical tiles single in the lake and no copy caught
+                code = tile.code
+                if bits >> code & 1 and codes.count(code) == 2:
+                    if caught is None:
+                        caught = {t.code for tiles in state.catches for t in tiles}
+                    if code not in caught:
+                        moves.append(_PILING[seat][code])
         # [TU-5] a player who can mate must; may_decline makes passing always legal
         if not moves or options.may_decline:
-            moves.append(passing)
+            moves.append(_PASSING[seat])
         return tuple(moves)
 
     def hand_apply(
         self, match: Match[TiuUOptions, TiuUHandState], move: Move
     ) -> tuple[TiuUHandState, tuple[Event, ...]]:
         state, seat, kind = match.hand_state, move.seat, move.kind
-        fields = fields_of(state)
-        following = seat + 1 if seat + 1 < match.players else 0
-        events: list[Event] = []
-        if kind is _CAPTURE_DRAWN:
+        hands, woodpile, piles, catches = state.hands, state.woodpile, state.piles, state.catches
+        read = self._lake_read
+        if read[0] is not state.lake:
+            read = _read_lake(state.lake)
+        if kind is _PASS:
+            event = _PASSED[seat]
+        elif kind is _CAPTURE or kind is _CAPTURE_DRAWN:
             assert move.tile is not None and move.target is not None
-            fields["drawn"] = None
-            _capture_into(fields, seat, move.tile, move.target, events, from_hand=False)
-            fields["to_act"] = following
-            return _make_state(fields), tuple(events)
-        # the hand step
-        if kind is _CAPTURE:
-            assert move.tile is not None and move.target is not None
-            _capture_into(fields, seat, move.tile, move.target, events, from_hand=True)
-        elif kind is _PILE:
+            tile = move.tile
+            read, piles, catches, event = _take(
+                read, piles, catches, seat, tile.code, move.target.code
+            )
+            if kind is _CAPTURE:
+                hands = (*hands[:seat], remove_tile(hands[seat], tile), *hands[seat + 1 :])
+            else:
+                # [TU-6] the drawn tile's capture ends the turn
+                woodpile = ()
+        else:  # PILE
             assert move.tile is not None
             tile = move.tile
-            # [TU-7] the hand tile and the two lake tiles become one pile
-            fields["lake"] = remove_tile(remove_tile(state.lake, tile), tile)
-            hands = list(state.hands)
-            hands[seat] = remove_tile(hands[seat], tile)
-            fields["hands"] = tuple(hands)
-            fields["piles"] = insert_tile(state.piles, tile)
-            events.append(Event(EventKind.PILE, seat=seat, tile=tile, tiles=(tile, tile, tile)))
-        else:  # PASS
-            events.append(_PASSED(seat))
-        # the draw step, in the same turn
-        woodpile = state.woodpile
+            code = tile.code
+            # [TU-7] the hand tile and the two lake tiles, the only ones of their kind
+            # there, become one pile
+            lake, codes, bits = read
+            i = bisect_left(codes, code)
+            read = lake[:i] + lake[i + 2 :], codes[:i] + codes[i + 2 :], bits & ~(1 << code)
+            hands = (*hands[:seat], remove_tile(hands[seat], tile), *hands[seat + 1 :])
+            piles = insert_tile(piles, tile)
+            event = Event(EventKind.PILE, seat=seat, tile=tile, tiles=(tile, tile, tile))
+        following = seat + 1 if seat + 1 < match.players else 0
         if not woodpile:
-            fields["to_act"] = following
-            return _make_state(fields), tuple(events)
+            self._lake_read = read
+            woodpile = state.woodpile
+            return _state(
+                hands, woodpile, read[0], piles, catches, following, state.leader, None
+            ), (event,)
+        # the draw step, in the same turn: [TU-6] the top woodpile tile is shown to all,
+        # and takes what it matches
         drawn = woodpile[0]
-        fields["woodpile"] = woodpile[1:]
-        # [TU-6] the top woodpile tile is shown to all
-        key = seat * _TILE_CODES + drawn.code
-        events.append(_revealed(key))
-        targets = _targets(fields["lake"], fields["piles"], drawn)
-        if not targets:
-            fields["lake"] = insert_tile(fields["lake"], drawn)
-            events.append(_to_lake(key))
-        elif len(targets) == 1:
-            _capture_into(fields, seat, drawn, targets[0], events, from_hand=False)
+        code = drawn.code
+        key = seat * _TILE_CODES + code
+        found = read[2] & _MATCH_BITS[code]
+        if piles and _pile_at(piles, code) >= 0:
+            found |= 1 << code
+        events: tuple[Event, ...]
+        if not found:
+            # nothing: it joins the lake
+            lake, codes, bits = read
+            i = bisect_right(codes, code)
+            read = (*lake[:i], drawn, *lake[i:]), (*codes[:i], code, *codes[i:]), bits | 1 << code
+            events = _passed_to_lake(key)
+            if kind is not _PASS:
+                events = (event, *events[1:])
+        elif not found & (found - 1):
+            # one thing: it is taken at once
+            read, piles, catches, taken = _take(
+                read, piles, catches, seat, code, found.bit_length() - 1
+            )
+            events = (event, _revealed(key), taken)
         else:
-            # [TU-6] a choice of different tiles: the same seat chooses with CAPTURE_DRAWN
-            events.append(Event(EventKind.CHOICE, seat=seat, tile=drawn, tiles=targets))
-            fields["drawn"] = drawn
-            return _make_state(fields), tuple(events)
-        fields["to_act"] = following
-        return _make_state(fields), tuple(events)
+            # a choice of different things: the same seat chooses with CAPTURE_DRAWN
+            self._lake_read = read
+            targets = tuple([Tile.from_code(c) for c in _MATCHING[code] if found >> c & 1])
+            choice = Event(EventKind.CHOICE, seat=seat, tile=drawn, tiles=targets)
+            state = _state(hands, woodpile[1:], read[0], piles, catches, seat, state.leader, drawn)
+            return state, (event, _revealed(key), choice)
+        self._lake_read = read
+        return _state(
+            hands, woodpile[1:], read[0], piles, catches, following, state.leader, None
+        ), events
 
     def hand_over(self, state: TiuUHandState) -> bool:
         # [TU-8] the woodpile is exhausted and the last draw resolved
@@ -509,22 +625,20 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
 
     def counts(self, state: TiuUHandState, options: TiuUOptions) -> tuple[int, ...]:
         """[TU-9] each seat's count; [TU-8] hands, lake and piles score for no one."""
-        return tuple(catch_count(caught, options.red_sixes) for caught in state.catches)
+        red_sixes = options.red_sixes
+        return tuple([catch_count(caught, red_sixes) for caught in state.catches])
 
     def score_hand(self, match: Match[TiuUOptions, TiuUHandState]) -> HandResult:
         counts = self.counts(match.hand_state, match.options)
         best = max(counts)
-        winners = tuple(s for s, c in enumerate(counts) if c == best)
+        winners = tuple([seat for seat, count in enumerate(counts) if count == best])
         # [TU-10] each highest count collects the difference from every lower player;
         # equal highest counts pay each other nothing
-        settlement = [0] * match.players
-        for seat, count in enumerate(counts):
-            if seat in winners:
-                settlement[seat] = sum(best - c for c in counts)
-            else:
-                settlement[seat] = -(best - count) * len(winners)
+        collected = best * len(counts) - sum(counts)
+        paid = len(winners)
+        settlement = tuple([collected if c == best else (c - best) * paid for c in counts])
         # [TU-8] the hand ends when the woodpile is exhausted
-        return hand_result(counts, counts, winners, HandEnd.WOODPILE_EXHAUSTED, tuple(settlement))
+        return hand_result(counts, counts, winners, _EXHAUSTED, settlement)
 
     def explain_hand(
         self, match: Match[TiuUOptions, TiuUHandState], number: int, before: tuple[int, ...]
