@@ -71,27 +71,27 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import itertools
+import operator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from ...rules import rng
-from ...rules.building import fields_of, frozen_builder, made_of, next_seat
+from ...rules.building import frozen_builder, next_seat
 from ...rules.checks import check_length, check_range, require
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, blocked, check_chain, ends
+from ...rules.lines import LaidTile, check_chain, ends
 from ...rules.match import HandEnd, HandResult, Match, hand_result, held_tiles
 from ...rules.moves import End, Move, MoveKind
 from ...rules.options import option
 from ...rules.ruleset import Ruleset, points_text, seats_text
 from ...rules.tiles import (
     Tile,
-    distinct,
     double_n,
     double_six_without_blank,
     insert_tile,
-    remove_tile,
     sorted_tiles,
 )
 
@@ -101,6 +101,7 @@ __all__ = [
     "ThrowUpHandState",
     "ThrowUpOptions",
     "ThrowUpTable",
+    "layable_codes",
     "qualifying_totals",
 ]
 
@@ -133,10 +134,8 @@ class ThrowUpHandState:
     laid_this_round: bool = False
 
 
-#: ``ThrowUpHandState(*fields)``, every field given in order (:func:`frozen_builder`);
-#: ``_make_state(fields)`` from a changed copy of a state's fields (:func:`made_of`).
+#: ``ThrowUpHandState(*fields)``, every field given in order (:func:`frozen_builder`).
 _state: Callable[..., ThrowUpHandState] = frozen_builder(ThrowUpHandState)
-_make_state = made_of(ThrowUpHandState)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,46 +220,107 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
     def hand_legal_moves(
         self, state: ThrowUpHandState, options: ThrowUpOptions
     ) -> tuple[Move, ...]:
-        seat = state.to_act
-        plays = _plays_of(seat, state.hands[seat], state.line, state.dice)
-        if plays:
-            return plays
-        # [THR-7] nothing to lay at the start of the turn: draw one, or pass
-        return _draw_or_pass(seat)[0 if state.boneyard else 1]
+        known = self._known
+        if known[0] is state and known[2] is not None:
+            return known[2]
+        return _legal(state.to_act, state.hands, state.line, state.dice, state.boneyard)
 
     def hand_apply(
         self, match: Match[ThrowUpOptions, ThrowUpHandState], move: Move
     ) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
         state, seat = match.hand_state, move.seat
-        fields = fields_of(state)
-        kind = move.kind
-        if kind is _PLAY:
+        hands, line, boneyard = state.hands, state.line, state.boneyard
+        events: tuple[Event, ...]
+        if move.kind is _PLAY:
             tile = move.tile
             assert tile is not None
-            events = _lay(fields, seat, tile, move.end)
-            hands, line = fields["hands"], fields["line"]
-            if _how_over(hands, fields["idle_rounds"], line) is not None:
-                return _make_state(fields), events  # [THR-9] domino or blocked: at once
-            if _plays_of(seat, hands[seat], line, fields["dice"]):
-                return _make_state(fields), events  # [THR-5] the player goes on laying
+            code = tile.code
+            end = move.end
+            # [THR-5] the first tile high half to the left; later, the half matching the
+            # end it is laid at against it
+            if end is None:
+                line = (_FIRST_LAID[code],)
+                side = 0
+            elif end is _LEFT:
+                line = (_ON_LEFT[code * _PIPS + line[0].left], *line)
+                side = 1
+            else:
+                line = (*line, _ON_RIGHT[code * _PIPS + line[-1].right])
+                side = 2
+            hand = hands[seat]
+            codes = list(map(_CODE, hand))
+            at = codes.index(code)
+            hand = hand[:at] + hand[at + 1 :]
+            hands = (*hands[:seat], hand, *hands[seat + 1 :])
+            pegs = state.pegs  # [THR-6] 1 point a tile, 2 a double
+            pegs = (*pegs[:seat], pegs[seat] + _POINTS[code], *pegs[seat + 1 :])
+            events = _laid_events((seat * _TILE_CODES + code) * 3 + side)
+            dice, leader, number = state.dice, state.leader, state.round
+            if not hand:  # [THR-9] a player out of tiles ends the hand at once
+                after = _state(hands, boneyard, line, dice, number, leader, seat, pegs, 0, True)
+                self._known = (after, _DOMINOED, None)
+                return after, events
+            left, right = line[0].left, line[-1].right
+            held = sum(map(_BIT.__getitem__, codes)) ^ _BIT[code]
+            fitting = held & layable_codes(dice) & (_WITH_PIP[left] | _WITH_PIP[right])
+            if fitting:  # [THR-5] the player goes on laying while they can
+                after = _state(hands, boneyard, line, dice, number, leader, seat, pegs, 0, True)
+                self._known = (after, None, _plays(seat, left, right, fitting))
+                return after, events
+            if not any(map(_MATCHING[left][right].__getitem__, _codes(hands))):
+                # [THR-9] blocked: no tile in any hand matches an end, at once
+                after = _state(hands, boneyard, line, dice, number, leader, seat, pegs, 0, True)
+                self._known = (after, _BLOCKED, None)
+                return after, events
             # the turn ends; a tile was laid this round, so the hand goes on
-            return _end_turn(match, fields, seat, [*events, _TURN_PASSED(seat)])
-        if kind is _DRAW:
-            # [THR-7] one tile, kept for a later turn; the turn ends
-            boneyard = state.boneyard
-            tile = boneyard[0]
-            fields["boneyard"] = boneyard[1:]
-            hands = list(state.hands)
-            hands[seat] = insert_tile(hands[seat], tile)
-            fields["hands"] = tuple(hands)
-            happened = [_drawn_event(seat * _TILE_CODES + tile.code)]
-        else:  # PASS [THR-7]
-            happened = [_PASSED(seat)]
-        return _end_turn(match, fields, seat, happened)
+            events = (*events, _TURN_PASSED(seat))
+            idle, laid = 0, True
+        else:
+            pegs, idle, laid = state.pegs, state.idle_rounds, state.laid_this_round
+            if move.kind is _DRAW:
+                # [THR-7] one tile, kept for a later turn; the turn ends
+                tile = boneyard[0]
+                boneyard = boneyard[1:]
+                hands = (*hands[:seat], insert_tile(hands[seat], tile), *hands[seat + 1 :])
+                events = (_drawn_event(seat * _TILE_CODES + tile.code),)
+            else:  # PASS [THR-7]
+                events = (_PASSED(seat),)
+        # the next seat's turn; after the round's last, the leader throws again
+        following = seat + 1 if seat + 1 < match.players else 0
+        leader, dice, number = state.leader, state.dice, state.round
+        if following == leader:
+            # [THR-9] a round in which nobody laid a tile is idle; two in a row end the hand
+            idle = 0 if laid else idle + 1
+            laid = False
+            if idle >= 2:
+                after = _state(
+                    hands, boneyard, line, dice, number, leader, leader, pegs, idle, laid
+                )
+                self._known = (after, _IDLE_ROUNDS, None)
+                return after, events
+            # [THR-8] the leader throws for the next round
+            number += 1
+            thrown: list[Event] = list(events)
+            dice = _round_throw(
+                match.seed, match.hand_number, number, leader, dice, match.options, thrown
+            )
+            events = tuple(thrown)
+        after = _state(hands, boneyard, line, dice, number, leader, following, pegs, idle, laid)
+        self._known = (after, None, _legal(following, hands, line, dice, boneyard))
+        return after, events
 
     def hand_over(self, state: ThrowUpHandState) -> bool:
+        known = self._known
+        if known[0] is state:
+            return known[1] is not None
         # [THR-9] two idle rounds in a row, a player out of tiles, or the line blocked
         return _how_over(state.hands, state.idle_rounds, state.line) is not None
+
+    #: The hand state :meth:`hand_apply` made last, whether and how that ended the hand
+    #: ([THR-9]), and its legal moves while it goes on: one triple, read and replaced
+    #: whole (threads that share the ruleset at worst miss it). It keeps that state alive,
+    #: so an identity test on it cannot mistake another state for it.
+    _known: tuple[object, HandEnd | None, tuple[Move, ...] | None] = (None, None, None)
 
     # ---- scoring -----------------------------------------------------------------
 
@@ -276,7 +336,10 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         if len(winners) == 1:
             # [THR-10] 1 point per tile in the other hands; a tie scores no one
             points[winners[0]] += sum(counts) - fewest
-        end = _how_over(state.hands, state.idle_rounds, state.line)
+        known = self._known
+        end = known[1] if known[0] is state else None
+        if end is None:
+            end = _how_over(state.hands, state.idle_rounds, state.line)
         assert end is not None
         return hand_result(counts, tuple(points), winners, end, ())
 
@@ -383,7 +446,8 @@ def _how_over(
         return _IDLE_ROUNDS
     if not line:
         return None
-    return _BLOCKED if blocked(hands, line) else None
+    matching = _MATCHING[line[0].left][line[-1].right]
+    return None if any(map(matching.__getitem__, _codes(hands))) else _BLOCKED
 
 
 def _throw_off(seed: str, players: int, events: list[Event]) -> int:
@@ -412,13 +476,31 @@ def _round_throw(
     events: list[Event],
 ) -> tuple[int, ...]:
     """[THR-4] the leader's throw for a round, thrown again on a repeat where the option says."""
-    for t in range(MAX_THROWS):
-        dice = rng.throw(seed, f"dice/{hand_number}/{round_number}/{t}", DICE)
-        events.append(_dice_event(leader, dice))
-        repeat = previous is not None and sorted(dice) == sorted(previous)
-        if not (options.rethrow_repeats and repeat):
-            return dice
-    raise RuntimeError("no throw differs from the previous round's")  # pragma: no cover
+    rethrow = options.rethrow_repeats
+    key = (seed, hand_number, round_number, leader, previous if rethrow else None)
+    known = _THROWN.get(key)
+    if known is None:
+        thrown: list[Event] = []
+        for t in range(MAX_THROWS):
+            dice = rng.throw(seed, f"dice/{hand_number}/{round_number}/{t}", DICE)
+            thrown.append(_dice_event(leader, dice))
+            repeat = previous is not None and sorted(dice) == sorted(previous)
+            if not (rethrow and repeat):
+                break
+        else:
+            raise RuntimeError("no throw differs from the previous round's")  # pragma: no cover
+        if len(_THROWN) >= _THROWN_KEPT:
+            _THROWN.clear()
+        _THROWN[key] = known = (dice, tuple(thrown))
+    events += known[1]
+    return known[0]
+
+
+#: The throws of a round ([THR-4]) depend only on the seed, the hand, the round and (under
+#: ``rethrow_repeats``) the round before's dice: :func:`_round_throw` keeps the last
+#: ones made, the dice and their events, by all of these and the leader.
+_THROWN: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[Event, ...]]] = {}
+_THROWN_KEPT = 1 << 14
 
 
 # Moves, events and laid tiles are immutable values: the ones made on every move are made
@@ -452,14 +534,6 @@ def _draw_or_pass(seat: int) -> tuple[tuple[Move], tuple[Move]]:
 
 
 @functools.cache
-def _laid(key: int) -> LaidTile:
-    """``LaidTile(tile, left, right)`` by ``(code * 19 + left) * 19 + right``."""
-    rest, right = divmod(key, _PIPS)
-    code, left = divmod(rest, _PIPS)
-    return LaidTile(Tile.from_code(code), left, right)
-
-
-@functools.cache
 def _laid_events(key: int) -> tuple[Event, Event]:
     """``PLAY`` and ``PEG`` ([THR-6] 1 a tile, 2 a double) by ``(seat * _TILE_CODES +
     code) * 3 + end`` (0: no end, 1: left, 2: right)."""
@@ -490,85 +564,110 @@ _PLAY, _DRAW, _LEFT = MoveKind.PLAY, MoveKind.DRAW, End.LEFT
 _DOMINOED, _IDLE_ROUNDS, _BLOCKED = HandEnd.DOMINOED, HandEnd.IDLE_ROUNDS, HandEnd.BLOCKED
 
 
-def _plays(state: ThrowUpHandState, seat: int) -> tuple[Move, ...]:
-    """The tiles ``seat`` can lay now, each on every end it matches ([THR-5])."""
-    return _plays_of(seat, state.hands[seat], state.line, state.dice)
-
-
-def _plays_of(
-    seat: int, hand: tuple[Tile, ...], line: tuple[LaidTile, ...], dice: tuple[int, ...]
-) -> tuple[Move, ...]:
-    totals = _qualifying(dice)
-    first, lefts, rights = _seat_moves(seat)
-    if not line:
-        # the first tile starts the line
-        return tuple([first[t.code] for t in distinct(hand) if t.pips in totals])
-    left, right = 1 << line[0].left, 1 << line[-1].right
-    moves: list[Move] = []
-    for t in distinct(hand):
-        if t.pips in totals:
-            halves = t.halves
-            if halves & left:
-                moves.append(lefts[t.code])
-            if halves & right:
-                moves.append(rights[t.code])
-    return tuple(moves)
-
-
-def _lay(fields: dict[str, Any], seat: int, tile: Tile, end: End | None) -> tuple[Event, ...]:
-    """``seat`` lays ``tile`` at ``end``: ``fields`` (a hand state's) change in place;
-    returns the events."""
-    line: tuple[LaidTile, ...] = fields["line"]
-    code = tile.code
-    if end is None:
-        # [THR-5] the first tile: high half to the left, low half to the right
-        line = (_laid((code * _PIPS + tile.high) * _PIPS + tile.low),)
-        side = 0
-    elif end is _LEFT:
-        left = line[0].left
-        other = tile.low if tile.high == left else tile.high
-        line = (_laid((code * _PIPS + other) * _PIPS + left), *line)
-        side = 1
-    else:
-        right = line[-1].right
-        other = tile.low if tile.high == right else tile.high
-        line = (*line, _laid((code * _PIPS + right) * _PIPS + other))
-        side = 2
-    hands = list(fields["hands"])
-    hands[seat] = remove_tile(hands[seat], tile)
-    fields["hands"] = tuple(hands)
-    fields["line"] = line
-    pegs = list(fields["pegs"])
-    pegs[seat] += 2 if tile.is_double else 1  # [THR-6]
-    fields["pegs"] = tuple(pegs)
-    fields["idle_rounds"] = 0
-    fields["laid_this_round"] = True
-    return _laid_events((seat * _TILE_CODES + code) * 3 + side)
-
-
-def _end_turn(
-    match: Match[ThrowUpOptions, ThrowUpHandState],
-    fields: dict[str, Any],
+def _legal(
     seat: int,
-    events: list[Event],
-) -> tuple[ThrowUpHandState, tuple[Event, ...]]:
-    """The next seat's turn; after the round's last turn, the leader throws again.
-    ``fields`` are the hand state's, changed in place; returns the state and the events."""
-    following = seat + 1 if seat + 1 < match.players else 0
-    leader = fields["leader"]
-    if following != leader:
-        fields["to_act"] = following
-        return _make_state(fields), tuple(events)
-    # [THR-9] a round in which nobody laid a tile is idle; two in a row end the hand
-    idle = 0 if fields["laid_this_round"] else fields["idle_rounds"] + 1
-    fields["to_act"] = leader
-    fields["idle_rounds"] = idle
-    fields["laid_this_round"] = False
-    if idle < 2:
-        # [THR-8] the leader throws for the next round
-        number = fields["round"] + 1
-        fields["dice"] = _round_throw(
-            match.seed, match.hand_number, number, leader, fields["dice"], match.options, events
-        )
-        fields["round"] = number
-    return _make_state(fields), tuple(events)
+    hands: tuple[tuple[Tile, ...], ...],
+    line: tuple[LaidTile, ...],
+    dice: tuple[int, ...],
+    boneyard: tuple[Tile, ...],
+) -> tuple[Move, ...]:
+    """The legal moves of ``seat`` at the start of its turn or inside it: the tiles it can
+    lay ([THR-5]); none, and it draws one, or passes when the boneyard is empty
+    ([THR-7])."""
+    # [THR-1] no two tiles of the set are equal: a hand is a bit set of tile codes
+    fitting = sum(map(_BIT.__getitem__, map(_CODE, hands[seat]))) & layable_codes(dice)
+    if line:
+        left, right = line[0].left, line[-1].right
+        fitting &= _WITH_PIP[left] | _WITH_PIP[right]
+    else:
+        left = right = -1  # any tile starts the line
+    if fitting:
+        return _plays(seat, left, right, fitting)
+    return _draw_or_pass(seat)[0 if boneyard else 1]
+
+
+def _plays(seat: int, left: int, right: int, fitting: int) -> tuple[Move, ...]:
+    """The plays by ``seat`` of the tiles ``fitting`` (a bit set of codes: tiles it holds,
+    whose total the dice make and that match an end) on a line whose ends show ``left``
+    and ``right`` (-1 before the first tile), in the order of the legal moves: the tiles
+    ascending, each on every end it matches ([THR-5])."""
+    table = _plays_on_ends(seat, left, right)
+    if not fitting & (fitting - 1):
+        return table[fitting.bit_length() - 1]  # one tile
+    plays: list[Move] = []
+    while fitting:
+        lowest = fitting & -fitting
+        plays += table[lowest.bit_length() - 1]
+        fitting ^= lowest
+    return tuple(plays)
+
+
+@functools.cache
+def layable_codes(dice: tuple[int, ...]) -> int:
+    """The tiles of the set that ``dice`` let be laid [THR-5], their total one that one, two
+    or three of the dice make, as a bit set of their codes.
+
+    >>> bin(layable_codes((1, 1, 1)))  # totals 1, 2, 3: [1-0] [1-1] [2-0] [2-1] [3-0]
+    '0b1101110'
+    """
+    totals = _qualifying(dice)
+    return sum([1 << code for code, tile in enumerate(_SET_TILES) if tile.pips in totals])
+
+
+@functools.cache
+def _plays_on_ends(seat: int, left: int, right: int) -> tuple[tuple[Move, ...], ...]:
+    """Per tile code, the plays of that tile by ``seat`` on a line whose ends show ``left``
+    and ``right`` (-1 before the first tile), in the order of the legal moves: [THR-5] at
+    each end it matches, the left one first; any tile starts the line."""
+    first, lefts, rights = _seat_moves(seat)
+    table: list[tuple[Move, ...]] = []
+    for code, tile in enumerate(_SET_TILES):
+        if left < 0:
+            table.append((first[code],))
+            continue
+        plays = []
+        if tile.has(left):
+            plays.append(lefts[code])
+        if tile.has(right):
+            plays.append(rights[code])
+        table.append(tuple(plays))
+    return tuple(table)
+
+
+# [THR-1] the set: double-six without the double blank. Per code up to [6-6]'s (the
+# double blank's, 0, is never dealt) ...
+_SET_TILES = tuple(Tile.from_code(code) for code in range(Tile(6, 6).code + 1))
+# ... the tile laid first [THR-5], high half to the left; laid at the left end on a
+# pip it has (by ``code * 19 + pip``), that pip to its right, its other half open; laid
+# at the right end, the same mirrored
+_FIRST_LAID = tuple(LaidTile(tile, tile.high, tile.low) for tile in _SET_TILES)
+_ON_LEFT = {
+    code * _PIPS + pip: LaidTile(tile, tile.other(pip), pip)
+    for code, tile in enumerate(_SET_TILES)
+    for pip in (tile.high, tile.low)
+}
+_ON_RIGHT = {
+    code * _PIPS + pip: LaidTile(tile, pip, tile.other(pip))
+    for code, tile in enumerate(_SET_TILES)
+    for pip in (tile.high, tile.low)
+}
+#: [THR-9] per pair of open ends ``[left][right]``, per tile code: does the tile match
+#: one of them (the line is blocked when no tile in any hand does).
+_MATCHING = tuple(
+    tuple(tuple([tile.has(left) or tile.has(right) for tile in _SET_TILES]) for right in range(7))
+    for left in range(7)
+)
+#: [THR-1] per pip, the tiles that have it, as a bit set of their codes; per code, its
+#: bit, and the points it pegs when laid [THR-6]: 1, and 2 for a double.
+_WITH_PIP = tuple(
+    sum([1 << code for code, tile in enumerate(_SET_TILES) if tile.has(pip)]) for pip in range(7)
+)
+_BIT = tuple([1 << code for code in range(len(_SET_TILES))])
+_POINTS = tuple([2 if tile.is_double else 1 for tile in _SET_TILES])
+_CODE = operator.attrgetter("code")
+_chain = itertools.chain.from_iterable
+
+
+def _codes(hands: tuple[tuple[Tile, ...], ...]) -> Iterator[int]:
+    """The codes of the tiles in every hand."""
+    return map(_CODE, _chain(hands))
