@@ -41,6 +41,7 @@ RULES_MAY_IMPORT = frozenset(
     {
         "__future__",
         "abc",
+        "bisect",
         "collections",
         "contextlib",
         "dataclasses",
