@@ -96,6 +96,7 @@ from ...rules.tiles import (
 )
 
 __all__ = [
+    "LAID_POINTS",
     "LaidTile",
     "ThrowUp",
     "ThrowUpHandState",
@@ -220,9 +221,6 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
     def hand_legal_moves(
         self, state: ThrowUpHandState, options: ThrowUpOptions
     ) -> tuple[Move, ...]:
-        known = self._known
-        if known[0] is state and known[2] is not None:
-            return known[2]
         return _legal(state.to_act, state.hands, state.line, state.dice, state.boneyard)
 
     def hand_apply(
@@ -253,24 +251,16 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
             hand = hand[:at] + hand[at + 1 :]
             hands = (*hands[:seat], hand, *hands[seat + 1 :])
             pegs = state.pegs  # [THR-6] 1 point a tile, 2 a double
-            pegs = (*pegs[:seat], pegs[seat] + _POINTS[code], *pegs[seat + 1 :])
+            pegs = (*pegs[:seat], pegs[seat] + LAID_POINTS[code], *pegs[seat + 1 :])
             events = _laid_events((seat * _TILE_CODES + code) * 3 + side)
             dice, leader, number = state.dice, state.leader, state.round
-            if not hand:  # [THR-9] a player out of tiles ends the hand at once
-                after = _state(hands, boneyard, line, dice, number, leader, seat, pegs, 0, True)
-                self._known = (after, _DOMINOED, None)
-                return after, events
             left, right = line[0].left, line[-1].right
             held = sum(map(_BIT.__getitem__, codes)) ^ _BIT[code]
             fitting = held & layable_codes(dice) & (_WITH_PIP[left] | _WITH_PIP[right])
-            if fitting:  # [THR-5] the player goes on laying while they can
+            # [THR-5] the player goes on laying while they can; [THR-9] a hand that ends
+            # now ends inside this play
+            if fitting or not hand or _how_over(hands, 0, line) is not None:
                 after = _state(hands, boneyard, line, dice, number, leader, seat, pegs, 0, True)
-                self._known = (after, None, _plays(seat, left, right, fitting))
-                return after, events
-            if not any(map(_MATCHING[left][right].__getitem__, _codes(hands))):
-                # [THR-9] blocked: no tile in any hand matches an end, at once
-                after = _state(hands, boneyard, line, dice, number, leader, seat, pegs, 0, True)
-                self._known = (after, _BLOCKED, None)
                 return after, events
             # the turn ends; a tile was laid this round, so the hand goes on
             events = (*events, _TURN_PASSED(seat))
@@ -296,7 +286,6 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
                 after = _state(
                     hands, boneyard, line, dice, number, leader, leader, pegs, idle, laid
                 )
-                self._known = (after, _IDLE_ROUNDS, None)
                 return after, events
             # [THR-8] the leader throws for the next round
             number += 1
@@ -306,21 +295,11 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
             )
             events = tuple(thrown)
         after = _state(hands, boneyard, line, dice, number, leader, following, pegs, idle, laid)
-        self._known = (after, None, _legal(following, hands, line, dice, boneyard))
         return after, events
 
     def hand_over(self, state: ThrowUpHandState) -> bool:
-        known = self._known
-        if known[0] is state:
-            return known[1] is not None
         # [THR-9] two idle rounds in a row, a player out of tiles, or the line blocked
         return _how_over(state.hands, state.idle_rounds, state.line) is not None
-
-    #: The hand state :meth:`hand_apply` made last, whether and how that ended the hand
-    #: ([THR-9]), and its legal moves while it goes on: one triple, read and replaced
-    #: whole (threads that share the ruleset at worst miss it). It keeps that state alive,
-    #: so an identity test on it cannot mistake another state for it.
-    _known: tuple[object, HandEnd | None, tuple[Move, ...] | None] = (None, None, None)
 
     # ---- scoring -----------------------------------------------------------------
 
@@ -336,10 +315,7 @@ class ThrowUp(Ruleset[ThrowUpOptions, ThrowUpHandState]):
         if len(winners) == 1:
             # [THR-10] 1 point per tile in the other hands; a tie scores no one
             points[winners[0]] += sum(counts) - fewest
-        known = self._known
-        end = known[1] if known[0] is state else None
-        if end is None:
-            end = _how_over(state.hands, state.idle_rounds, state.line)
+        end = _how_over(state.hands, state.idle_rounds, state.line)
         assert end is not None
         return hand_result(counts, tuple(points), winners, end, ())
 
@@ -663,7 +639,7 @@ _WITH_PIP = tuple(
     sum([1 << code for code, tile in enumerate(_SET_TILES) if tile.has(pip)]) for pip in range(7)
 )
 _BIT = tuple([1 << code for code in range(len(_SET_TILES))])
-_POINTS = tuple([2 if tile.is_double else 1 for tile in _SET_TILES])
+LAID_POINTS = tuple([2 if tile.is_double else 1 for tile in _SET_TILES])
 _CODE = operator.attrgetter("code")
 _chain = itertools.chain.from_iterable
 

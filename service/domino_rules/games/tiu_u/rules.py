@@ -113,6 +113,7 @@ __all__ = [
     "TiuUOptions",
     "TiuUTable",
     "catch_count",
+    "fish_value",
     "matches",
 ]
 
@@ -285,6 +286,17 @@ _FISH_POINTS = {
     for red_sixes in RedSixes
 }
 _BIG_MASK = (1 << _SMALL_SHIFT) - 1
+
+
+def fish_value(tile: Tile, red_sixes: RedSixes = RedSixes.DOUBLE_SIX_ONLY) -> int:
+    """[TU-9] what ``tile`` adds to a catch before the small fish are rounded: a big fish
+    2 per pip, a small fish its red pips.
+
+    >>> fish_value(Tile(6, 6)), fish_value(Tile(4, 1)), fish_value(Tile(3, 2))
+    (24, 5, 0)
+    """
+    points = _FISH_POINTS[red_sixes][tile.code]
+    return points & _BIG_MASK or points >> _SMALL_SHIFT
 
 
 # Moves and events are immutable values: the ones made on every move are made once, each
@@ -473,21 +485,13 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             and not any(t.code == code for caught in state.catches for t in caught)
         )
 
-    #: The lake the hooks last made or read, as they read it (:data:`LakeRead`): the hand
-    #: state of one move is that of the last move's answer, so its lake is read once. One
-    #: value, read and replaced whole (threads that share the ruleset at worst miss it);
-    #: it keeps that lake alive, so an identity test on it cannot mistake another for it.
-    _lake_read: LakeRead = ((), (), 0)
-
     def hand_legal_moves(self, state: TiuUHandState, options: TiuUOptions) -> tuple[Move, ...]:
         seat = state.to_act
         hand = state.hands[seat]
         drawn = state.drawn
         if drawn is None and not hand:
             return _ONLY_PASSING[seat]  # [TU-5] nothing to mate with
-        read = self._lake_read
-        if read[0] is not state.lake:
-            self._lake_read = read = _read_lake(state.lake)
+        read = _read_lake(state.lake)
         bits = read[2]
         piles = state.piles
         if drawn is not None:
@@ -547,9 +551,7 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
     ) -> tuple[TiuUHandState, tuple[Event, ...]]:
         state, seat, kind = match.hand_state, move.seat, move.kind
         hands, woodpile, piles, catches = state.hands, state.woodpile, state.piles, state.catches
-        read = self._lake_read
-        if read[0] is not state.lake:
-            read = _read_lake(state.lake)
+        read = _read_lake(state.lake)
         if kind is _PASS:
             event = _PASSED[seat]
         elif kind is _CAPTURE or kind is _CAPTURE_DRAWN:
@@ -577,7 +579,6 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             event = Event(EventKind.PILE, seat=seat, tile=tile, tiles=(tile, tile, tile))
         following = seat + 1 if seat + 1 < match.players else 0
         if not woodpile:
-            self._lake_read = read
             woodpile = state.woodpile
             return _state(
                 hands, woodpile, read[0], piles, catches, following, state.leader, None
@@ -607,12 +608,10 @@ class TiuU(Ruleset[TiuUOptions, TiuUHandState]):
             events = (event, _revealed(key), taken)
         else:
             # a choice of different things: the same seat chooses with CAPTURE_DRAWN
-            self._lake_read = read
             targets = tuple([Tile.from_code(c) for c in _MATCHING[code] if found >> c & 1])
             choice = Event(EventKind.CHOICE, seat=seat, tile=drawn, tiles=targets)
             state = _state(hands, woodpile[1:], read[0], piles, catches, seat, state.leader, drawn)
             return state, (event, _revealed(key), choice)
-        self._lake_read = read
         return _state(
             hands, woodpile[1:], read[0], piles, catches, following, state.leader, None
         ), events
