@@ -5,8 +5,8 @@
   value (``object.__setattr__``); the kernel's builders (``rules/building.py``) make its
   states.
 * Code generation in the whole package happens only in its homes (:data:`CODE_HOMES`).
-* A game's bot plays its playouts through the rules (``Ruleset.play_hand``, the kernel's
-  default ``GameBot.rollouts``): it keeps no move, end of hand or score of its own.
+* A game's bot plays its playouts through the rules (``Ruleset.play_hand``, run by the
+  kernel's ``HandPlayouts``): it keeps no move, end of hand or score of its own.
 """
 
 from __future__ import annotations
@@ -35,9 +35,6 @@ CODE_HOMES = frozenset(
         "state/pbjson.py",
     }
 )
-#: Games whose bots still keep fast playouts of their own, to be played out through
-#: their rules once these are fast enough for the search's budget.
-KEEPS_FAST_PLAYOUTS = frozenset({"tiu_u", "throw_up"})
 
 
 def _tricks(path: Path) -> list[str]:
@@ -94,8 +91,10 @@ def test_the_check_finds_each_trick(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game", games.all_games(), ids=lambda game: game.id)
-def test_a_games_bot_plays_out_through_the_rules(game: GamePackage) -> None:
-    own = type(game.bot).rollouts is not GameBot.rollouts
-    assert own is (game.id in KEEPS_FAST_PLAYOUTS), (
-        f"{game.id}'s bot {'keeps playouts of its own' if own else 'plays through the rules'}"
-    )
+def test_a_games_bot_keeps_only_what_the_bot_knows(game: GamePackage) -> None:
+    """A game's bot fills in the kernel's GameBot (how to deal a world, the heuristic, the
+    search's constants) and adds nothing public of its own: the playouts are the
+    kernel's, through the rules."""
+    public = {name for name in vars(type(game.bot)) if not name.startswith("_")}
+    extra = public - set(dir(GameBot)) - set(GameBot.__annotations__)
+    assert not extra, f"{game.id}'s bot has parts the kernel's GameBot does not: {sorted(extra)}"

@@ -9,15 +9,13 @@ three things about its game:
 * its GREEDY heuristic, as a function of what the seat to act sees
   (:meth:`GameBot.greedy`);
 * the same heuristic seen from any seat of a sampled world (:meth:`GameBot.heuristic`),
-  and the playouts of a world, in which every seat plays it (:meth:`GameBot.rollouts`).
+  and the playouts of a world, in which every seat plays it (:class:`HandPlayouts`).
 
 **Playouts.** A world is played out by the rules themselves: :class:`HandPlayouts` calls
 :meth:`Ruleset.play_hand` (the game's own hand hooks, without the match-level checks and
 events a playout does not need), with :meth:`GameBot.heuristic` choosing for every seat.
 A bot knows how to deal and how to choose; it keeps no move, end of hand or score of its
-own. (Tiu U and Throw-up still keep fast playouts of their own, :class:`Rollouts`, until
-their rules are fast enough for the search's budget; a test plays every game's playouts
-against the service's path.)
+own.
 
 Hidden tiles are dealt by :func:`deal_hidden`: a *pool* (the multiset of tiles the seat
 cannot see) is cut into *slots* (another seat's hand, the boneyard, a seat's face-down
@@ -49,7 +47,6 @@ __all__ = [
     "TRIES",
     "GameBot",
     "HandPlayouts",
-    "Rollouts",
     "Slot",
     "best",
     "deal_hands",
@@ -299,18 +296,6 @@ class GameBot(abc.ABC):
         whose deal has work that depends on the view only does it once here."""
         return lambda rng, infer: self.deal_world(view, options, players, rng, infer=infer)
 
-    def rollouts_dealer(
-        self, view: View, options: Any, players: int
-    ) -> Callable[[random.Random, bool, str], Rollouts | None] | None:
-        """The playouts of the worlds of one view, dealt without building their matches:
-        ``deal(rng, infer, seed)`` makes the same draws from ``rng`` as
-        ``dealer(view, options, players)(rng, infer)`` and returns what :meth:`rollouts`
-        returns for the world of that hand state and ``seed`` (``None`` as the dealer
-        does). ``None`` (the default): the engine builds each world's match and calls
-        :meth:`rollouts`. A game whose deal is a large part of its search gives one; a
-        test holds it to the worlds' own playouts."""
-        return None
-
     def running_points(self, view: View, players: int) -> tuple[int, ...]:
         """Points of the hand in progress included in ``view.match_points`` (pegging)."""
         return (0,) * players
@@ -338,24 +323,8 @@ class GameBot(abc.ABC):
         """The GREEDY choice of the seat to act in a sampled world, from what that seat
         could see there (what rollouts play)."""
 
-    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
-        """The playouts of ``match``, a world whose hand is in progress (see the module
-        docstring)."""
-        return HandPlayouts(self, match)
 
-
-class Rollouts(abc.ABC):
-    """The playouts of one world: each plays one of its legal moves, then the hand to its
-    end with :meth:`GameBot.heuristic` for every seat (the seat to act seen from its own
-    hand in the world), and tells the hand's points."""
-
-    @abc.abstractmethod
-    def play(self, move: Move) -> tuple[int, ...]:
-        """The points of the hand (``HandResult.points``) once ``move``, one of the
-        world's legal moves, and the heuristic's moves after it have played it out."""
-
-
-class HandPlayouts(Rollouts):
+class HandPlayouts:
     """Playouts through the rules: :meth:`Ruleset.play_hand` with
     :meth:`GameBot.heuristic` choosing every move, the rules' own hooks doing the rest."""
 

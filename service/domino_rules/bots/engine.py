@@ -20,11 +20,9 @@ seed, so what a seat cannot see cannot reach the bot.
     world), and scored. Every candidate is played in the same worlds (common random
     numbers: the same hidden tiles, the same later deals and throws), so candidates are
     compared on equal terms. Playouts run the rules themselves
-    (:meth:`GameBot.rollouts`: :meth:`Ruleset.play_hand`, the game's own hooks); what
-    depends on the view only (the hidden pool, Tsair Deng's reachable layouts, the
-    fabricated history) is prepared once per suggestion (:func:`~.worlds.world_sampler`);
-    a game bot may deal a world's playouts without building its match
-    (:meth:`GameBot.rollouts_dealer`, Throw-up's), from the same draws.
+    (:class:`~.dealing.HandPlayouts`: :meth:`Ruleset.play_hand`, the game's own hooks);
+    what depends on the view only (the hidden pool, Tsair Deng's reachable layouts, the
+    fabricated history) is prepared once per suggestion (:func:`~.worlds.world_sampler`).
   - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, 100 in
     Block and Dancing Dragons, and 400 in Throw-up, whose playouts are cheap and whose
     choices gain from more; some 5 to 15 ms of one core per suggestion at the median,
@@ -92,8 +90,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Move, Ruleset, Status, View
-from .dealing import GameBot, Rollouts
-from .worlds import NoWorldError, bot_for, rollouts_sampler, world_sampler
+from .dealing import GameBot, HandPlayouts
+from .worlds import NoWorldError, bot_for, world_sampler
 
 __all__ = [
     "DEFAULT_PLAYOUTS",
@@ -329,18 +327,11 @@ def _search(
     legal = view.legal_moves
     seat = view.seat
     assert seat is not None
-    worlds: list[tuple[Rollouts, tuple[Move, ...], tuple[int, ...]]] = []
+    worlds: list[tuple[HandPlayouts, tuple[Move, ...], tuple[int, ...]]] = []
     sample_world = world_sampler(ruleset, options, players, view)
-    # the playouts of the worlds after the first, dealt without their matches where the
-    # game bot can: the same draws, the same playouts
-    sample_rollouts = rollouts_sampler(ruleset, options, players, view)
 
-    def world(j: int) -> tuple[Rollouts, tuple[Move, ...], tuple[int, ...]]:
+    def world(j: int) -> tuple[HandPlayouts, tuple[Move, ...], tuple[int, ...]]:
         while len(worlds) <= j:
-            if worlds and sample_rollouts is not None:
-                _, moves, totals = worlds[0]  # the same in every world
-                worlds.append((sample_rollouts(rng), moves, totals))
-                continue
             match = sample_world(rng)
             if worlds:
                 moves = worlds[0][1]  # every world gives the seat its view, legal moves too
@@ -357,7 +348,7 @@ def _search(
             for result in match.history:
                 for s, points in enumerate(result.points):
                     before[s] += points
-            worlds.append((bot.rollouts(match), moves, tuple(before)))
+            worlds.append((HandPlayouts(bot, match), moves, tuple(before)))
         return worlds[j]
 
     ranking = bot.ranking(view, options)

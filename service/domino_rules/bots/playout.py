@@ -14,10 +14,6 @@ pure like the bots (no I/O, no clock; the randomness is the caller's ``chooser``
 ...                  until=hand_over)
 >>> first.status.name, first.hand_number
 ('HAND_OVER', 1)
-
-The fast playouts a game may still keep (a game bot's own ``Rollouts``) read tables of
-every tile's halves by its code (:data:`TILE_HIGH` and the others, up to
-double-eighteen).
 """
 
 from __future__ import annotations
@@ -28,14 +24,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..rules import Event, Match, Move, Ruleset, Status
-from ..rules.tiles import MAX_PIP, double_n
 
 __all__ = [
     "MAX_MOVES",
-    "TILE_HALVES",
-    "TILE_HIGH",
-    "TILE_LOW",
-    "TILE_PIPS",
     "AnyMatch",
     "AnyRuleset",
     "Observer",
@@ -146,13 +137,3 @@ def random_match(
         observe=observe,
     )
 
-
-# --------------------------------------------------------------- fast playouts' pieces
-
-_TILES = double_n(MAX_PIP)
-#: Per tile code (every set, up to double-eighteen): its high half, its low half, its
-#: pips, and its halves as a bit set (``TILE_HALVES[code] & 1 << pip``: it has ``pip``).
-TILE_HIGH = tuple(tile.high for tile in _TILES)
-TILE_LOW = tuple(tile.low for tile in _TILES)
-TILE_PIPS = tuple(tile.pips for tile in _TILES)
-TILE_HALVES = tuple(tile.halves for tile in _TILES)

@@ -19,9 +19,7 @@ The rest of the match is built from public facts:
 * the last move's events are left out (a world is where play goes on, not a record).
 
 :func:`world_sampler` does what depends on the view only once and returns a function
-that deals one world per call; :func:`sample_world` is one such call. Where a game bot
-deals the playouts of a world without its match, :func:`rollouts_sampler` returns
-those, from the same draws.
+that deals one world per call; :func:`sample_world` is one such call.
 """
 
 from __future__ import annotations
@@ -33,14 +31,13 @@ from typing import Any, TypeVar
 from ..rules import HandResult, Match, Ruleset, Status, View
 from ..rules.limits import MAX_HAND_POINTS
 from ..rules.match import build_match
-from .dealing import GameBot, Rollouts
+from .dealing import GameBot
 
 __all__ = [
     "WORLD_TRIES",
     "NoWorldError",
     "bot_for",
     "fabricated_history",
-    "rollouts_sampler",
     "sample_world",
     "use_catalogue",
     "world_sampler",
@@ -151,30 +148,6 @@ def world_sampler(
         state = _dealt(deal, rng)
         # Match(...), every field given, built without its __init__ (a world a playout)
         return build_match(players, options, seed, hand_number, state, history, _IN_PROGRESS, ())
-
-    return sample
-
-
-def rollouts_sampler(
-    ruleset: Ruleset[Any, Any], options: Any, players: int, view: View
-) -> Callable[[random.Random], Rollouts] | None:
-    """The playouts of the worlds of ``view``, straight from each deal, where the game bot
-    deals them so (:meth:`~.dealing.GameBot.rollouts_dealer`); else ``None``. One call
-    makes the draws of one call of :func:`world_sampler`'s function and returns
-    ``bot.rollouts`` of the world that call returns; raises as it does. For a view
-    :func:`world_sampler` accepts."""
-    bot = bot_for(ruleset)
-    try:
-        deal = bot.rollouts_dealer(view, options, players) if bot is not None else None
-    except ValueError as exc:
-        raise NoWorldError(f"the view does not fit the set: {exc}") from None
-    if deal is None:
-        return None
-    dealer = deal
-
-    def sample(rng: random.Random) -> Rollouts:
-        seed = _world_seed(rng)
-        return _dealt(lambda rng, infer: dealer(rng, infer, seed), rng)
 
     return sample
 

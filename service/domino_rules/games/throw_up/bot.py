@@ -35,28 +35,31 @@ the seat's hand, the dice and the ends); of equal points, the tile that leaves t
 tiles in hand matching an open end (more chances in later rounds); then the heavier
 tile.
 
-Rollouts play the same heuristic for every seat of a sampled world, on bit sets of tile
-codes, with the later throws of the world's seed (:class:`_Playouts`).
+STRONG's playouts play the same heuristic for every seat of a sampled world through the
+rules (:meth:`~domino_rules.rules.Ruleset.play_hand`), with the later throws of the
+world's seed.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import operator
 import random
-import struct
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...bots.dealing import GameBot, Rollouts, Slot, best, hidden_dealer, hidden_pool
-from ...bots.playout import TILE_HALVES, TILE_HIGH, TILE_LOW, TILE_PIPS
-from ...rules import EventKind, Match, Move, MoveKind, Tile, View, rng
+from ...bots.dealing import GameBot, Slot, hidden_dealer, hidden_pool
+from ...rules import EventKind, Match, Move, MoveKind, Tile, View
 from ...rules.building import frozen_builder
-from ...rules.lines import LaidTile
 from ...rules.moves import End
-from ...rules.tiles import MAX_PIP, double_n, tile_code
-from .rules import MAX_THROWS, ThrowUpHandState, ThrowUpOptions, ThrowUpTable, qualifying_totals
+from ...rules.tiles import MAX_PIP, double_n
+from .rules import (
+    LAID_POINTS,
+    ThrowUpHandState,
+    ThrowUpOptions,
+    ThrowUpTable,
+    layable_codes,
+    qualifying_totals,
+)
 
 __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_seats"]
 
@@ -64,6 +67,8 @@ __all__ = ["ThrowUpBot", "laid_this_round", "layable", "most_points", "stuck_sea
 _hand_state = frozen_builder(ThrowUpHandState)
 #: Every tile, at its code.
 _TILE_OF = double_n(MAX_PIP)
+#: Per tile code, its halves as a bit set of pips.
+_HALVES = tuple(tile.halves for tile in _TILE_OF)
 
 
 def layable(tile: Tile, totals: frozenset[int], left: int | None, right: int | None) -> bool:
@@ -147,7 +152,7 @@ class ThrowUpBot(GameBot):
     margin_weight = 0.5
     candidates = 4
     hand_spread = 6.7
-    playouts = 400  # its playouts are cheap, and twice as many choose better
+    playouts = 60  # about the CPU of the others at the median (bench/bots.py)
 
     def hands_after(
         self, options: ThrowUpOptions, players: int, hand_number: int, totals: list[int]
@@ -185,31 +190,6 @@ class ThrowUpBot(GameBot):
 
         return dealt
 
-    def rollouts_dealer(
-        self, view: View, options: ThrowUpOptions, players: int
-    ) -> Callable[[random.Random, bool, str], Rollouts | None]:
-        """The deal of :meth:`dealer`, as the playouts of its world: the hands' bit sets
-        and the stock's codes go to :class:`_Playouts` as they are dealt."""
-        deal, others, fixed = self._deals(view, options, players)
-        own = _bits(view.hand)
-        common = _common(players, view.hand_number, options.rethrow_repeats, *fixed)
-
-        def dealt(rng: random.Random, infer: bool, seed: str) -> Rollouts | None:
-            parts = deal(rng, infer)
-            if parts is None:
-                return None
-            hands = [own] * players
-            held = own
-            for seat, part in zip(others, parts, strict=False):  # the stock is last
-                bits = 0
-                for code in part:
-                    bits |= 1 << code
-                hands[seat] = bits
-                held |= bits
-            return _Playouts(common, seed, hands, held, parts[-1])
-
-        return dealt
-
     def _deals(
         self, view: View, options: ThrowUpOptions, players: int
     ) -> tuple[Callable[[random.Random, bool], list[list[int]] | None], list[int], tuple[Any, ...]]:
@@ -238,7 +218,7 @@ class ThrowUpBot(GameBot):
         ends = 1 << left | 1 << right if left is not None and right is not None else 0
         # [THR-9] not blocked: some hand matches an open end (this one's, or another's)
         must_match = bool(ends) and not any(t.halves & ends for t in view.hand)
-        halves = TILE_HALVES
+        halves = _HALVES
 
         def constraints(stuck: dict[int, int]) -> Callable[[random.Random], list[list[int]] | None]:
             """The deal into the slots (the other hands in seat order, then the stock: as
@@ -293,35 +273,18 @@ class ThrowUpBot(GameBot):
         return [key(move) for move in view.legal_moves]
 
     def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
+        if len(legal) == 1:
+            return legal[0]
         state: ThrowUpHandState = match.hand_state
         line = state.line
-        left, right = (line[0].left, line[-1].right) if line else (None, None)
-        return _choose(legal, state.hands[state.to_act], state.dice, left, right)
-
-    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
-        state: ThrowUpHandState = match.hand_state
-        hands = []
-        held = 0  # every tile in a hand
-        for tiles in state.hands:
-            hand = 0
-            for tile in tiles:
-                hand |= 1 << tile.code
-            hands.append(hand)
-            held |= hand
-        common = _common(
-            match.players,
-            match.hand_number,
-            match.options.rethrow_repeats,
-            state.line,
-            state.dice,
-            state.round,
-            state.leader,
-            state.to_act,
-            state.pegs,
-            state.idle_rounds,
-            state.laid_this_round,
-        )
-        return _Playouts(common, match.seed, hands, held, list(map(tile_code, state.boneyard)))
+        left, right = (line[0].left, line[-1].right) if line else (-1, -1)
+        hand = _bits(state.hands[state.to_act])
+        code, end = _choice(hand, layable_codes(state.dice), left, right)
+        for move in legal:
+            tile = move.tile
+            if tile is not None and tile.code == code and _END_OF[move.end] == end:
+                return move
+        raise AssertionError("the GREEDY play is not among the legal moves")
 
 
 def _scorer(
@@ -351,21 +314,20 @@ def _scorer(
     return key
 
 
-def _choose(
-    legal: tuple[Move, ...],
-    hand: tuple[Tile, ...],
-    dice: tuple[int, ...],
-    left: int | None,
-    right: int | None,
-) -> Move:
-    if len(legal) == 1:
-        return legal[0]
-    return best(legal, _scorer(hand, dice, left, right))
+def _bits(tiles: Iterable[Tile]) -> int:
+    """``tiles`` (distinct) as a bit set of their codes."""
+    return sum([1 << t.code for t in tiles])
 
 
-# --------------------------------------------------------------------------- playouts
+# ------------------------------------------------------------- GREEDY on bit sets
+# The heuristic as the playouts call it, on every move of every playout: the same choice
+# as :func:`_scorer`'s best (the first of equal scores in the order of the legal moves),
+# on the hand as a bit set of tile codes, with the searches remembered.
 
-_PLAY = MoveKind.PLAY
+TILE_HIGH = tuple(tile.high for tile in _TILE_OF[:28])
+TILE_LOW = tuple(tile.low for tile in _TILE_OF[:28])
+TILE_PIPS = tuple(tile.pips for tile in _TILE_OF[:28])
+TILE_HALVES = _HALVES[:28]
 _END_OF = {None: 0, End.LEFT: 1, End.RIGHT: 2}
 #: The set has no two equal tiles ``[THR-1]``: a hand is a bit set of tile codes. Per
 #: pip (up to 6), the tiles that have it, as a bit set.
@@ -378,7 +340,7 @@ _DOUBLES = sum(1 << Tile(pip, pip).code for pip in range(7))
 
 
 #: Per tile code, its points when laid [THR-6]: 1, and 2 for a double.
-_POINTS = tuple(2 if high == low else 1 for high, low in zip(TILE_HIGH, TILE_LOW, strict=True))
+_POINTS = LAID_POINTS
 #: Per tile code, the parts of its GREEDY score that are the tile's own (see
 #: :func:`_choice`): its points and its pips, less the tile itself among those that
 #: match an end it leaves.
@@ -430,11 +392,6 @@ _most_cache: dict[int, int] = {}
 _choice_cache: dict[tuple[int, int, int, int], tuple[int, int]] = {}
 
 
-def _bits(tiles: Iterable[Tile]) -> int:
-    """``tiles`` (distinct) as a bit set of their codes."""
-    return sum([1 << t.code for t in tiles])
-
-
 def _most(tiles: int, ends: int, matching: int) -> int:
     """:func:`most_points` on a bit set of tile codes: ``tiles`` those of the hand whose
     total the dice make (no other tile can be laid this turn), two or more of them, one
@@ -472,289 +429,11 @@ def _most(tiles: int, ends: int, matching: int) -> int:
     return top
 
 
-@functools.cache
-def _layable(dice: tuple[int, ...]) -> int:
-    """The tiles whose total ``dice`` make [THR-5], as a bit set of their codes."""
-    totals = qualifying_totals(dice)
-    return sum(1 << code for code in range(Tile(6, 6).code + 1) if TILE_PIPS[code] in totals)
-
-
-#: A die's 4-byte draw is accepted below this ([THR-4], :mod:`~domino_rules.rules.rng`).
-_DIE_LIMIT = (1 << 32) - (1 << 32) % 6
-_FIRST_BLOCK = bytes(9)  # the label's 0x00, then block counter 0 as 8 bytes
-#: Every throw of three dice, in order, at its index ``36 * (a - 1) + 6 * (b - 1) + c - 1``.
-_THROWS: tuple[tuple[int, ...], ...] = tuple(
-    (a, b, c) for a in range(1, 7) for b in range(1, 7) for c in range(1, 7)
-)
-#: :func:`_layable` of each throw, by its index.
-_LAYABLE_BY_THROW = tuple(_layable(dice) for dice in _THROWS)
-
-
-def _throw_index(start: bytes, label_end: bytes) -> int | None:
-    """The index in :data:`_THROWS` of ``rng.throw(seed, label, 3)``: three dice from the
-    first 12 bytes of the label's stream, ``SHA-256(seed 0x00 label 0x00 counter)``
-    (:mod:`~domino_rules.rules.rng`), read here without a stream object. ``start`` is
-    ``seed 0x00`` and the label's first part, ``label_end`` the rest of the label and the
-    first block's ``0x00 counter`` (:func:`_first_block`), in UTF-8. ``None`` when a draw
-    is rejected (about one in 700 million: the stream's own way reads on)."""
-    a, b, c = _three_words(_sha256(start + label_end).digest())
-    if a < _DIE_LIMIT and b < _DIE_LIMIT and c < _DIE_LIMIT:
-        return a % 6 * 36 + b % 6 * 6 + c % 6
-    return None
-
-
-def _first_block(number: int, throw: int) -> bytes:
-    """The end of the label of throw ``throw`` of round ``number`` (the part after
-    ``dice/<hand>/``), then the first block's ``0x00 counter``."""
-    return b"%d/%d" % (number, throw) + _FIRST_BLOCK
-
-
-#: :func:`_first_block` of each round's first throw, up to more rounds than a hand has
-#: (the rounds after are made as they come).
-_FIRST_THROW = tuple(_first_block(number, 0) for number in range(64))
-
-
-def _throw(stream: bytes) -> tuple[int, ...] | None:
-    """``rng.throw(seed, label, 3)`` for ``stream``, ``seed 0x00 label`` in UTF-8, as
-    :func:`_throw_index` reads it; ``None`` when a draw is rejected."""
-    index = _throw_index(stream, _FIRST_BLOCK)
-    return None if index is None else _THROWS[index]
-
-
-_sha256 = hashlib.sha256
-#: The first three 4-byte big-endian draws of a block.
-_three_words: Callable[[bytes], tuple[int, int, int]] = struct.Struct(">3I").unpack_from
-
-
-def _common(
-    players: int,
-    hand_number: int,
-    rethrow: bool,
-    line: tuple[LaidTile, ...],
-    dice: tuple[int, ...],
-    round_number: int,
-    leader: int,
-    to_act: int,
-    pegs: tuple[int, ...],
-    idle: int,
-    laid: bool,
-) -> dict[str, Any]:
-    """What :class:`_Playouts` takes from a world's match and its hand state but its
-    seed, hands and stock, by attribute: what every world of one view shares."""
-    return {
-        "players": players,
-        "hand_number": hand_number,
-        "rethrow": rethrow,
-        "left": line[0].left if line else -1,
-        "right": line[-1].right if line else -1,
-        "round": round_number,
-        "leader": leader,
-        "to_act": to_act,
-        "following": (*range(1, players), 0),  # per seat, the seat after it
-        "pegs": list(pegs),  # copied by each playout
-        "idle": idle,
-        "laid": laid,
-        "start_dice": dice,
-        "start_layable": _layable(dice),
-    }
-
-
-class _Playouts(Rollouts):
-    """Throw-up playouts on bit sets of tile codes (see :class:`~.dealing.Rollouts`):
-    the turns, rounds and throws of ``[THR-4]``..``[THR-9]`` as the rules core makes them,
-    the GREEDY heuristic's choice (:func:`_scorer`, computed the same way; the first of
-    equal scores in the order of the legal moves: tiles ascending, the left end before
-    the right), and the points of ``[THR-6]`` ``[THR-10]``.
-
-    The throws of a world are the same in all its playouts, whatever is played: each
-    round's throw (with its rethrows) depends only on the seed and the throw before it, so
-    each is made once per world (:meth:`layable`)."""
-
-    # what a world's view fixes (:func:`_common`), the same in all the worlds of a view
-    players: int
-    hand_number: int
-    rethrow: bool
-    left: int
-    right: int
-    round: int
-    leader: int
-    to_act: int
-    following: tuple[int, ...]
-    pegs: list[int]
-    idle: int
-    laid: bool
-    start_dice: tuple[int, ...]
-    start_layable: int
-
-    def __init__(
-        self, common: dict[str, Any], seed: str, hands: list[int], held: int, boneyard: list[int]
-    ) -> None:
-        """The playouts of the world of ``common`` (:func:`_common`) and ``seed``, its hands
-        as bit sets of tile codes (``held`` all of them together), its stock's codes
-        (drawn from the front)."""
-        for name, value in common.items():
-            setattr(self, name, value)
-        self.seed = seed
-        self.hands, self.held, self.boneyard = hands, held, boneyard
-        #: Per round from this one on, the tiles its dice let be laid (never none: each
-        #: die's own number is a total, and a tile has it [THR-1]) ...
-        self.rounds = {self.round: self.start_layable}
-        #: ... and its dice, which the next round's throw must not repeat under
-        #: ``rethrow_repeats`` (kept where :meth:`thrown` throws: every round under
-        #: ``rethrow_repeats``).
-        self.dice = {self.round: self.start_dice}
-        #: Where the labels of this hand's throws start, ``seed 0x00 dice/<hand>/``.
-        self.throws = f"{seed}\x00dice/{self.hand_number}/".encode()
-        #: The points still to come (per seat) from each state a playout's first turn
-        #: left, by that state (see :meth:`play`).
-        self.to_come: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-    def layable(self, number: int) -> int:
-        """The tiles the throw of round ``number`` (the one after the last made) lets be
-        laid, as the rules core throws it [THR-4] [THR-8]: again while it repeats the
-        round before, under ``rethrow_repeats``."""
-        if not self.rethrow:
-            ends = _FIRST_THROW
-            index = _throw_index(
-                self.throws, ends[number] if number < len(ends) else _first_block(number, 0)
-            )
-            if index is not None:
-                self.rounds[number] = tiles = _LAYABLE_BY_THROW[index]
-                return tiles
-        dice = self.thrown(number)
-        self.dice[number] = dice
-        self.rounds[number] = tiles = _layable(dice)
-        return tiles
-
-    def thrown(self, number: int) -> tuple[int, ...]:
-        """The dice of round ``number`` the long way: the stream's own when a draw was
-        rejected, and thrown again while they repeat the round before's under
-        ``rethrow_repeats`` (which keeps every round's dice)."""
-        previous = sorted(self.dice[number - 1]) if self.rethrow else None
-        for t in range(MAX_THROWS):
-            index = _throw_index(self.throws, _first_block(number, t))
-            if index is not None:
-                dice = _THROWS[index]
-            else:
-                dice = rng.throw(self.seed, f"dice/{self.hand_number}/{number}/{t}", 3)
-            if sorted(dice) != previous:
-                return dice
-        raise RuntimeError("no throw differs from the previous round's")  # as the rules
-
-    def play(self, move: Move) -> tuple[int, ...]:
-        """The hand played out from ``move`` (see :class:`~.dealing.Rollouts`).
-
-        Once the first turn is over, what follows depends only on the state it left: the
-        hands, the ends, the tiles drawn, the idle rounds and whether a tile was laid
-        this round (the round, the seat and the throws to come are the world's). The
-        candidates played in one world often leave the same state (the same tiles laid
-        in another order, say: about one playout in five), so the points still to come
-        from each such state are kept, and a playout that reaches it again ends there.
-        """
-        leader, rounds = self.leader, self.rounds
-        with_pip, points = _WITH_PIP, _POINTS
-        pips_of = TILE_PIPS
-        following = self.following
-        hands, pegs = self.hands[:], self.pegs[:]
-        held = self.held
-        boneyard, drawn_at = self.boneyard, 0
-        stock = len(boneyard)
-        left, right = self.left, self.right
-        ends = with_pip[left] | with_pip[right] if left >= 0 else -1  # any tile: the first
-        number, seat = self.round, self.to_act
-        hand = hands[seat]  # the hand of the seat to act (in ``hands`` once its turn ends)
-        layable = rounds[number]
-        idle, laid = self.idle, self.laid
-        tile = move.tile.code if move.tile is not None else -1
-        end = _END_OF[move.end]  # 0 the first tile, 1 the left end, 2 the right end
-        # the tiles the seat to act can lay, each at every end it matches [THR-5] (for
-        # the first move, the tile it lays; none, and it draws or passes [THR-7])
-        fitting = 1 << tile if move.kind is _PLAY else 0
-        turned: tuple[int, ...] | None = None  # the state the first turn left
-        pegged = pegs
-        while True:
-            if fitting:
-                # [THR-5] the first tile high half left; later, the half matching the end
-                # against it, the other one open (the tile's pips less the end's);
-                # [THR-6] 1 point a tile, 2 a double
-                if end == 1:
-                    left = pips_of[tile] - left
-                elif end == 2:
-                    right = pips_of[tile] - right
-                else:
-                    left, right = TILE_HIGH[tile], TILE_LOW[tile]
-                ends = with_pip[left] | with_pip[right]
-                bit = 1 << tile
-                hand ^= bit
-                held ^= bit
-                pegs[seat] += points[tile]
-                idle, laid = 0, True
-                if not hand or not held & ends:
-                    hands[seat] = hand
-                    break  # [THR-9] out of tiles, or the line blocked
-                fitting = hand & layable & ends  # [THR-5] it lays while it can
-            elif drawn_at < stock:
-                # [THR-7] nothing to lay: one tile drawn, kept for a later turn (or a pass)
-                bit = 1 << boneyard[drawn_at]
-                hand |= bit
-                held |= bit
-                drawn_at += 1
-            if not fitting:
-                hands[seat] = hand
-                if turned is None:  # the first turn is over
-                    turned = (*hands, left, right, drawn_at, idle, laid)
-                    to_come = self.to_come.get(turned)
-                    if to_come is not None:
-                        return tuple(map(operator.add, pegs, to_come))
-                    pegged = pegs[:]
-                # the turn passes; after the round's last, the leader throws again [THR-8],
-                # unless two idle rounds in a row end the hand [THR-9]
-                seat = following[seat]
-                if seat == leader:
-                    idle = 0 if laid else idle + 1
-                    laid = False
-                    if idle >= 2:
-                        break
-                    number += 1
-                    layable = rounds.get(number) or self.layable(number)
-                hand = hands[seat]
-                fitting = hand & layable & ends
-                if not fitting:
-                    continue
-            # one tile at one end, or a choice
-            if fitting & (fitting - 1):
-                tile, end = _choice(hand, layable, left, right)
-            elif left < 0:
-                tile, end = fitting.bit_length() - 1, 0
-            elif not fitting & with_pip[left]:
-                tile, end = fitting.bit_length() - 1, 2
-            elif (
-                not fitting & with_pip[right]
-                or (hand & with_pip[right]).bit_count() >= (hand & with_pip[left]).bit_count()
-            ):
-                # one tile, at the left end, or at both (the GREEDY choice of _choice,
-                # found here at once): if both show its pip, either leaves the same line,
-                # mirrored, and the left comes first; else it is [left-right], the one
-                # tile the seat can lay this turn, and each end leaves both showing the
-                # other's pip: the end that leaves more tiles matching, the left of equal
-                tile, end = fitting.bit_length() - 1, 1
-            else:
-                tile, end = fitting.bit_length() - 1, 2
-        # [THR-10] the fewest tiles score the tiles in the other hands; a tie scores no one
-        counts = list(map(int.bit_count, hands))
-        fewest = min(counts)
-        if counts.count(fewest) == 1:
-            pegs[counts.index(fewest)] += sum(counts) - fewest
-        if turned is not None:
-            self.to_come[turned] = tuple(map(operator.sub, pegs, pegged))
-        return tuple(pegs)
-
-
 def _choice(hand: int, layable: int, left: int, right: int) -> tuple[int, int]:
     """The GREEDY play among several (:func:`_scorer`): the most points this turn, then
     the most tiles left matching an open end, then the heavier tile; the first of equal
     scores in the order of the legal moves. ``(tile, end)``, ``end`` as in
-    :meth:`_Playouts.play`.
+    the moves' ends: 0 for the first tile, 1 at the left end, 2 at the right end.
 
     Each play's score is one number, ``(points * 32 + open_ends) * 32 + pips`` (each part
     below 32: the order of the three); the points after the tile's own are those of the

@@ -37,23 +37,21 @@ is, or under ``may_decline``) scores -0.5: below a safe capture, above giving aw
 pile worth a point or more. A drawn tile's choice (``CAPTURE_DRAWN``) takes the most
 valuable target.
 
-Rollouts play the same heuristic for every seat of a sampled world (from that seat's
-hand and the table), on tile codes and the lake as a bit set (:class:`_Playouts`). What
-the worlds of one view share (the hidden pool and the places it is dealt to, the table's
-codes) is made once per view (:meth:`TiuUBot.dealer`, :meth:`TiuUBot.rollouts`).
+STRONG's playouts play the same heuristic for every seat of a sampled world (from that
+seat's hand and the table) through the rules (:meth:`~domino_rules.rules.Ruleset.play_hand`).
+What the worlds of one view share (the hidden pool and the places it is dealt to) is made
+once per view (:meth:`TiuUBot.dealer`).
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...bots.dealing import (
     GameBot,
-    Rollouts,
     Slot,
     best,
     deal_hidden,
@@ -62,34 +60,16 @@ from ...bots.dealing import (
 )
 from ...rules import EventKind, Match, Move, MoveKind, Tile, View
 from ...rules.building import frozen_builder
-from ...rules.tiles import red_pips, two_chinese_sets
-from .rules import RedSixes, TiuUHandState, TiuUOptions, TiuUTable, matches
+from ...rules.tiles import two_chinese_sets
+from .rules import TiuUHandState, TiuUOptions, TiuUTable, fish_value, matches
 
-__all__ = ["BIG_FISH", "SAFE_SHIFT", "TiuUBot", "fish_value", "lake_before_pass"]
+__all__ = ["BIG_FISH", "SAFE_SHIFT", "TiuUBot", "lake_before_pass"]
 
 #: [TU-9] a big fish has at least this many pips.
 BIG_FISH = 8
 _SIX_SIX = Tile(6, 6)
 #: ``TiuUHandState(*fields)``, every field in order, built the rules' fast way.
 _hand_state = frozen_builder(TiuUHandState)
-
-
-def fish_value(tile: Tile, all_sixes: bool) -> int:
-    """What ``tile`` adds to a catch, the rounding of small fish aside ``[TU-9]``."""
-    return _FISH[all_sixes][tile.code]
-
-
-def _fish(tile: Tile, all_sixes: bool) -> int:
-    if tile.pips >= BIG_FISH:
-        return 2 * tile.pips
-    return red_pips(tile, all_sixes=all_sixes)
-
-
-#: :func:`fish_value` by ``all_sixes`` and tile code (Chinese tiles: pips up to 6).
-_FISH = {
-    flag: tuple(_fish(Tile.from_code(code), flag) for code in range(Tile(6, 6).code + 1))
-    for flag in (False, True)
-}
 
 
 def lake_before_pass(view: View) -> tuple[int, list[Tile], set[Tile]] | None:
@@ -124,6 +104,7 @@ class TiuUBot(GameBot):
     margin_scale = 60.0
     margin_weight = 1.0
     candidates = 4
+    playouts = 100  # about twice the CPU of the others at the median (bench/bots.py)
     hand_spread = 106.0
 
     def hands_after(
@@ -221,28 +202,6 @@ class TiuUBot(GameBot):
         last = len(state.woodpile) <= match.players
         return best(legal, _scorer(hand, state.piles, seen, last, match.options))
 
-    #: The table the last worlds' playouts started from, after the objects it was read
-    #: from: ``(lake, piles, catches, fish, table)`` (see :meth:`rollouts`).
-    _last_table: tuple[Any, Any, Any, Any, _Table] | None = None
-
-    def rollouts(self, match: Match[Any, Any]) -> Rollouts:
-        """The playouts of a world. The worlds of one view share its lake, its piles and
-        its catches, the very objects (the dealer's), so the playouts read their codes
-        once, the first time, and again only for the worlds of another view."""
-        state: TiuUHandState = match.hand_state
-        fish = _FISH[match.options.red_sixes is RedSixes.ALL_SIXES]
-        last = self._last_table
-        if (
-            last is None
-            or last[0] is not state.lake
-            or last[1] is not state.piles
-            or last[2] is not state.catches
-            or last[3] is not fish
-        ):
-            last = (state.lake, state.piles, state.catches, fish, _Table.of(state, fish))
-            self._last_table = last  # one assignment: another thread sees this or the last
-        return _Playouts(match, last[4])
-
 
 def _one_six_six(parts: list[list[Tile]]) -> bool:
     """No hand of a deal (every part but the woodpile, the last) holds two ``[6-6]``."""
@@ -288,13 +247,13 @@ def _scorer(
     """The GREEDY score of a move (see the module docstring); ``seen`` the copies of each
     tile code the seat sees, ``last_turn`` whether the woodpile has no turn left for the
     seat after this one."""
-    all_sixes = options.red_sixes is RedSixes.ALL_SIXES
+    red_sixes = options.red_sixes
 
     def key(move: Move) -> float:
         tile, target = move.tile, move.target
         if move.kind is MoveKind.PASS or tile is None:
             return -0.5
-        value = fish_value(tile, all_sixes)
+        value = fish_value(tile, red_sixes)
         if move.kind is MoveKind.PILE:
             # [TU-7] worth the pile when the seat holds the fourth copy too
             return 3 * value if hand.count(tile) >= 2 else -value
@@ -302,7 +261,7 @@ def _scorer(
         piled = target in piles and target == tile
         taken = 3 if piled else 1
         own = value if move.kind is MoveKind.CAPTURE else 0
-        gain = own + taken * fish_value(target, all_sixes)
+        gain = own + taken * fish_value(target, red_sixes)
         safe = (
             move.kind is MoveKind.CAPTURE
             and not piled
@@ -317,8 +276,6 @@ def _scorer(
     return key
 
 
-# --------------------------------------------------------------------------- playouts
-
 #: The highest code of a Chinese tile (``[6-6]``); arrays by tile code have one more.
 _CODES = _SIX_SIX.code + 1
 #: Per tile code: the codes of the tiles it matches ``[TU-3]``, ascending.
@@ -326,225 +283,5 @@ _MATCHING = tuple(
     tuple(c for c in range(_CODES) if matches(Tile.from_code(code), Tile.from_code(c)))
     for code in range(_CODES)
 )
-#: Per tile code: the tiles it matches, as a bit set of their codes.
-_MATCHING_BITS = tuple(sum(1 << c for c in codes) for codes in _MATCHING)
-#: The codes in a bit set of tiles that match one tile, ascending: by the bit set, for
-#: every subset of every :data:`_MATCHING_BITS` (a few hundred), so that a tile's targets
-#: are one dictionary lookup.
-_ASCENDING = {
-    sum(1 << c for c in subset): subset
-    for codes in _MATCHING
-    for size in range(1, len(codes) + 1)
-    for subset in itertools.combinations(codes, size)
-}
 #: Per tile code: the copies of it in the two sets ``[TU-1]``.
 _COPIES = tuple(two_chinese_sets().count(Tile.from_code(code)) for code in range(_CODES))
-#: Per tile code: is it a big fish ``[TU-9]``.
-_BIG = tuple(Tile.from_code(code).pips >= BIG_FISH for code in range(_CODES))
-_CAPTURE, _CAPTURE_DRAWN, _PILE = MoveKind.CAPTURE, MoveKind.CAPTURE_DRAWN, MoveKind.PILE
-
-
-class _Table(NamedTuple):
-    """The table of a world as its playouts start from it, in tile codes: the lake's
-    copies of each code and the codes in it as a bit set, the piled codes, the copies of
-    each code caught, and each seat's catch so far as big and small fish points."""
-
-    fish: tuple[int, ...]
-    lake: list[int]
-    in_lake: int
-    piled: list[bool]
-    caught: list[int]
-    big: list[int]
-    small: list[int]
-
-    @classmethod
-    def of(cls, state: TiuUHandState, fish: tuple[int, ...]) -> _Table:
-        """The table of ``state``, ``fish`` the value of each code ([TU-9])."""
-        lake = [0] * _CODES
-        in_lake = 0
-        for t in state.lake:
-            lake[t.code] += 1
-            in_lake |= 1 << t.code
-        piled = [False] * _CODES
-        for t in state.piles:
-            piled[t.code] = True
-        caught = [0] * _CODES
-        big = [0] * len(state.catches)
-        small = [0] * len(state.catches)
-        for seat, tiles in enumerate(state.catches):
-            for t in tiles:
-                caught[t.code] += 1
-                if _BIG[t.code]:
-                    big[seat] += fish[t.code]
-                else:
-                    small[seat] += fish[t.code]
-        return cls(fish, lake, in_lake, piled, caught, big, small)
-
-
-class _Playouts(Rollouts):
-    """Tiu U playouts on tile codes (see :class:`~.dealing.Rollouts`): the moves of
-    ``[TU-5]``..``[TU-8]`` as the rules core makes them, the GREEDY heuristic's choice
-    among them (:func:`_scorer`, the first of equal scores in the order of the legal
-    moves), and the counts of ``[TU-9]``.
-
-    The lake is kept twice: the copies of each code (for a pile, which needs exactly
-    two), and the codes present as a bit set, so that the things a tile can take are the
-    bit set of its matches and the lake's, ANDed, and looked up (:data:`_ASCENDING`)
-    rather than searched for on every tile of every hand step."""
-
-    def __init__(self, match: Match[TiuUOptions, TiuUHandState], table: _Table) -> None:
-        state = match.hand_state
-        self.players = match.players
-        self.may_decline = match.options.may_decline
-        self.fish = table.fish
-        self.hands = [[t.code for t in hand] for hand in state.hands]
-        self.woodpile = [t.code for t in state.woodpile]
-        # shared with the other worlds of the view: play copies what it changes
-        self.lake, self.in_lake, self.piled = table.lake, table.in_lake, table.piled
-        self.caught, self.big, self.small = table.caught, table.big, table.small
-        self.to_act = state.to_act
-
-    def play(self, move: Move) -> tuple[int, ...]:
-        players, fish, may_decline = self.players, self.fish, self.may_decline
-        matching, ascending = _MATCHING_BITS, _ASCENDING
-        hands = [hand[:] for hand in self.hands]
-        woodpile = self.woodpile
-        drawn_at, end = 0, len(woodpile)
-        lake, piled, caught = self.lake[:], self.piled[:], self.caught[:]
-        in_lake = self.in_lake
-        big, small = self.big[:], self.small[:]
-
-        def capture(seat: int, tile: int, target: int) -> None:
-            """``seat`` takes ``target`` with ``tile`` [TU-5] [TU-6]; a pile is taken by
-            its fourth copy, all three at once [TU-7]."""
-            nonlocal in_lake
-            if tile == target and piled[target]:
-                piled[target] = False
-                taken = 3
-            else:
-                lake[target] -= 1
-                if not lake[target]:
-                    in_lake ^= 1 << target
-                taken = 1
-            caught[tile] += 1
-            caught[target] += taken
-            gain = fish[tile] + taken * fish[target]
-            if _BIG[tile]:
-                big[seat] += gain
-            else:
-                small[seat] += gain
-
-        def pile(hand: list[int], tile: int) -> None:
-            """``tile``, from ``hand``, piled on its two copies in the lake [TU-7]."""
-            nonlocal in_lake
-            hand.remove(tile)
-            lake[tile] -= 2  # the two there: none is left
-            in_lake ^= 1 << tile
-            piled[tile] = True
-
-        def targets(found: int) -> tuple[int, ...]:
-            """The distinct things a drawn tile can take, ascending, from their bit set
-            (a function of its own: where the choice of ``CAPTURE_DRAWN`` is made, which
-            tests/bots reads as the playout runs)."""
-            return ascending[found]
-
-        def draw(seat: int, tile: int) -> None:
-            """[TU-6] the draw step of ``tile``: it takes what it matches (the best-scored
-            target when there is a choice), or joins the lake."""
-            nonlocal in_lake
-            found = in_lake & matching[tile]
-            if piled[tile]:
-                found |= 1 << tile
-            if not found:
-                lake[tile] += 1
-                in_lake |= 1 << tile
-            elif not found & (found - 1):
-                # one thing to take (most draws that take something take the one thing
-                # they can): no choice to make
-                capture(seat, tile, found.bit_length() - 1)
-            else:
-                top, top_key = -1, -1
-                for target in targets(found):
-                    key = (3 if target == tile and piled[tile] else 1) * fish[target]
-                    if key > top_key:
-                        top, top_key = target, key
-                capture(seat, tile, top)
-
-        seat = self.to_act
-        kind = move.kind
-        if kind is _CAPTURE_DRAWN:
-            assert move.tile is not None and move.target is not None
-            capture(seat, move.tile.code, move.target.code)
-        else:
-            hand = hands[seat]
-            if kind is _CAPTURE:
-                assert move.tile is not None and move.target is not None
-                hand.remove(move.tile.code)
-                capture(seat, move.tile.code, move.target.code)
-            elif kind is _PILE:
-                assert move.tile is not None
-                pile(hand, move.tile.code)
-            if drawn_at < end:
-                draw(seat, woodpile[drawn_at])
-                drawn_at += 1
-        seat = seat + 1 if seat + 1 < players else 0
-        while drawn_at < end:
-            # [TU-5] the hand step: the best-scored capture, pile or pass
-            hand = hands[seat]
-            choice, choice_key, choice_target = -1, -1.0e9, -1
-            if hand:
-                last_turn = end - drawn_at <= players
-                # a tile of the hand with two copies in the lake (it matches itself, so
-                # it has targets): only then can the seat pile, and piles are looked for
-                pairs = False
-                last = -1
-                for tile in hand:
-                    if tile == last:
-                        continue
-                    last = tile
-                    found = in_lake & matching[tile]
-                    if piled[tile]:
-                        found |= 1 << tile
-                    if not found:
-                        continue
-                    if lake[tile] == 2:
-                        pairs = True
-                    own = fish[tile]
-                    for target in ascending[found]:
-                        piled_target = target == tile and piled[tile]
-                        gain = own + (3 if piled_target else 1) * fish[target]
-                        if gain <= choice_key:
-                            continue  # no better, nor is its lower score as a safe capture
-                        key: float = gain
-                        if not piled_target and not last_turn:
-                            for c in _MATCHING[target]:
-                                if _COPIES[c] != lake[c] + 3 * piled[c] + caught[c] + hand.count(c):
-                                    break
-                            else:
-                                # nobody else can take it: it waits [see _scorer]
-                                key = SAFE_SHIFT + gain / 1000
-                        if key > choice_key:
-                            choice, choice_key, choice_target = tile, key, target
-                if pairs:
-                    last = -1
-                    for tile in hand:
-                        if tile == last:
-                            continue
-                        last = tile
-                        if lake[tile] == 2 and not caught[tile]:
-                            # [TU-7] worth the pile when the seat holds the fourth copy too
-                            key = 3 * fish[tile] if hand.count(tile) >= 2 else -fish[tile]
-                            if key > choice_key:
-                                choice, choice_key, choice_target = tile, key, -1
-                if choice < 0 or (may_decline and choice_key < -0.5):
-                    pass  # [TU-5] PASS
-                elif choice_target >= 0:
-                    hand.remove(choice)
-                    capture(seat, choice, choice_target)
-                else:
-                    pile(hand, choice)
-            draw(seat, woodpile[drawn_at])
-            drawn_at += 1
-            seat = seat + 1 if seat + 1 < players else 0
-        # [TU-9] big fish 2 per pip, small fish their red pips rounded up to tens
-        return tuple(b - (-s // 10) * 10 for b, s in zip(big, small, strict=True))
