@@ -584,7 +584,7 @@ def layable_codes(dice: tuple[int, ...]) -> int:
     or three of the dice make, as a bit set of their codes.
 
     >>> bin(layable_codes((1, 1, 1)))  # totals 1, 2, 3: [1-0] [1-1] [2-0] [2-1] [3-0]
-    '0b1101110'
+    '0b1011110'
     """
     totals = _qualifying(dice)
     return sum([1 << code for code, tile in enumerate(_SET_TILES) if tile.pips in totals])
