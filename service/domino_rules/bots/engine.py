@@ -24,10 +24,9 @@ seed, so what a seat cannot see cannot reach the bot.
     what depends on the view only (the hidden pool, Tsair Deng's reachable layouts, the
     fabricated history) is prepared once per suggestion (:func:`~.worlds.world_sampler`).
   - *Budget*: ``playouts`` in all (by default :attr:`GameBot.playouts`: 200, 100 in
-    Block and Dancing Dragons, and 400 in Throw-up, whose playouts are cheap and whose
-    choices gain from more; some 5 to 15 ms of one core per suggestion at the median,
-    see ``bench/bots.py``; a budget in playouts, not in time, keeps the answer the same
-    on any machine), spent by
+    Block and Dancing Dragons, 80 in Tiu U and 60 in Throw-up, set so that a suggestion
+    costs about the same CPU in every game, see ``bench/bots.py``; a budget in
+    playouts, not in time, keeps the answer the same on any machine), spent by
     sequential halving: in each of ``ceil(log2(candidates))`` rounds, every candidate
     still in the running gets the same share of what is left, then the better half goes
     on; the GREEDY move always goes on.
@@ -114,7 +113,7 @@ __all__ = [
     "suggest",
 ]
 
-#: STRONG's playouts per suggestion when none is given, in most rulesets (Throw-up: 400);
+#: STRONG's playouts per suggestion when none is given, in most rulesets;
 #: :func:`default_playouts` gives each ruleset's.
 DEFAULT_PLAYOUTS = 200
 #: The largest budget a caller may ask for.
@@ -257,7 +256,7 @@ def suggest(
 
 def default_playouts(ruleset: Ruleset[Any, Any]) -> int:
     """STRONG's playouts per suggestion in ``ruleset`` when the request names none
-    (:data:`DEFAULT_PLAYOUTS`, or the ruleset's own: Throw-up 400)."""
+    (:data:`DEFAULT_PLAYOUTS`, or the ruleset's own: :attr:`GameBot.playouts`)."""
     bot = bot_for(ruleset) if isinstance(ruleset, Ruleset) else None
     return bot.playouts if bot is not None else DEFAULT_PLAYOUTS
 

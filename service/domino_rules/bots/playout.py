@@ -136,4 +136,3 @@ def random_match(
         until=until,
         observe=observe,
     )
-

@@ -104,7 +104,7 @@ class TiuUBot(GameBot):
     margin_scale = 60.0
     margin_weight = 1.0
     candidates = 4
-    playouts = 100  # about twice the CPU of the others at the median (bench/bots.py)
+    playouts = 80  # about the CPU of the others at the median (bench/bots.py)
     hand_spread = 106.0
 
     def hands_after(
