@@ -7,13 +7,17 @@ BIN    := $(VENV)/bin
 CONSTRAINTS := constraints.txt
 PIP_INSTALL := $(BIN)/python -m pip install --quiet -c $(CONSTRAINTS)
 
-.PHONY: serve test lint proto bench tournament image smoke dist clean lock system-packages chromium nginx
+.PHONY: serve test test-all lint proto bench tournament image smoke dist clean lock system-packages chromium nginx
 
 serve: $(VENV)/.installed
 	$(BIN)/domino-rules serve
 
-test: $(VENV)/.installed-test system-packages
+# The whole suite (what CI runs), and the quick tier: all but the tests marked slow
+test-all: $(VENV)/.installed-test system-packages
 	$(BIN)/python -m pytest
+
+test: $(VENV)/.installed-test system-packages
+	$(BIN)/python -m pytest -m "not slow"
 
 # Debian packages the test suite drives, installed (as root, or with sudo) only when one
 # is missing: Chromium and its chromedriver (the playground's browser test, tests/browser)
