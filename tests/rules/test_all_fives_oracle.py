@@ -188,21 +188,21 @@ def options_of(spinner: str) -> Any:
 # ------------------------------------------------------------------ lockstep
 
 
-def cause_of(table: Any, extra: set[Pair], led_double: bool, round_: Any) -> str:
+def cause_of(table: Any, extra: set[Pair], led_double: bool, round_: Any, where: Any) -> str:
     """Which known difference explains the plays ``extra`` this ruleset offers and the
     package lacks; fails if none does. Each is laid against this ruleset's spinner, on
     ``UP`` or ``DOWN``, with its number: (2) when the spinner was led and the package's
     copy of it has three tiles against it, (1) when it was not led and the package's copy
     is an ordinary double with both sides taken."""
-    assert table.spinner is not None and table.up_end is not None, (table, extra)
+    assert table.spinner is not None and table.up_end is not None, (where, table, extra)
     spinner = table.line[table.spinner].tile
-    assert all(a == spinner and t.has(spinner.high) for t, a in extra), (table, extra)
+    assert all(a == spinner and t.has(spinner.high) for t, a in extra), (where, table, extra)
     theirs = round_.board.find_piece([spinner.low, spinner.high])
-    assert theirs is not None and theirs.open_sides == [], (table, extra)
+    assert theirs is not None and theirs.open_sides == [], (where, table, extra)
     if led_double:
-        assert theirs is round_.board.origin and len(theirs.linked) == 3, (table, extra)
+        assert theirs is round_.board.origin and len(theirs.linked) == 3, (where, table, extra)
         return FOURTH_ARM
-    assert theirs is not round_.board.origin and theirs.closed_sides == 2, (table, extra)
+    assert theirs is not round_.board.origin and theirs.closed_sides == 2, (where, table, extra)
     return LATER_SPINNER
 
 
@@ -221,7 +221,9 @@ def lockstep(seed: str, spinner: str, led_double: bool, tally: Tally) -> bool:
     tally.layouts += 1
     move = chooser.choice(leads)
     table = RULES.view(match, None).table
+    moves: list[Move] = []  # for the messages: the seed and these moves replay the layout
     while True:
+        moves.append(move)
         seat = move.seat
         assert round_.current_player is players[seat] and move.tile is not None, seed
         laid_against = against(table, move)
@@ -234,14 +236,15 @@ def lockstep(seed: str, spinner: str, led_double: bool, tally: Tally) -> bool:
         tally.points_equal += ours == points
         tally.scored += points > 0
         tally.after_arms += bool(table.up or table.down)
-        assert (table.count, ours) == (count, points), (seed, move, table)
+        assert (table.count, ours) == (count, points), (seed, moves, table, count, points)
         if match.status is not Status.IN_PROGRESS:
             break
-        assert list(table.hand_points) == [p.score for p in players], (seed, table)
+        assert list(table.hand_points) == [p.score for p in players], (seed, moves, table)
         legal = RULES.legal_moves(match)
         if legal[0].kind is MoveKind.PASS:
             assert round_.current_player is players[legal[0].seat], seed
-            assert not package_plays(round_), (seed, table)
+            assert not package_plays(round_), (seed, moves, table)
+            moves.append(legal[0])
             match, _ = RULES.apply(match, legal[0])
             round_.swap_current_player()
             legal = RULES.legal_moves(match)
@@ -249,13 +252,13 @@ def lockstep(seed: str, spinner: str, led_double: bool, tally: Tally) -> bool:
         assert round_.current_player is players[legal[0].seat], seed
         ours_pairs = {pair(table, m) for m in legal}
         theirs = package_plays(round_)
-        assert theirs <= ours_pairs, (seed, table, theirs - ours_pairs)
+        assert theirs <= ours_pairs, (seed, moves, table, theirs - ours_pairs)
         tally.sets += 1
         extra = ours_pairs - theirs
         if not extra:
             tally.sets_equal += 1
         else:
-            cause = cause_of(table, extra, led_double, round_)
+            cause = cause_of(table, extra, led_double, round_, (seed, moves))
             tally.known[cause] += 1
             if not theirs:
                 tally.stopped[cause] += 1
