@@ -227,7 +227,7 @@ export function snakeSvg(tiles, { width, size = 20, red = false, marks = {}, lab
 }
 
 /** The length along its arm of the "+n" mark that stands for tiles not drawn (px). */
-const GAP = 24;
+const GAP = 30;
 
 /** The space an arm's tiles take along it: a tile lying along the arm 2 halves, a double
  * (lying crosswise) 1. */
