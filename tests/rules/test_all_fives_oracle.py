@@ -270,7 +270,7 @@ def lockstep(seed: str, spinner: str, led_double: bool, tally: Tally) -> bool:
     return True
 
 
-@pytest.mark.parametrize(("group"), list(GROUPS))
+@pytest.mark.parametrize("group", list(GROUPS))
 def test_random_layouts_agree_with_all_fives_domino(group: str) -> None:
     """[A5-3] [A5-4] [A5-6] [A5-7] [A5-8] [A5-9] 1,000 random layouts of one group of
     RULES.md's cross-check, play by play: every count and its points equal, and every
