@@ -1078,17 +1078,24 @@ function sideWords(seats) {
   return `seats ${listWords(seats.map(String))}`;
 }
 
-/** Why a count scores the points it does, where that is not the count itself: "3 fives and
- * 5 threes" (a fifth and a third of the count), "a point a five" (the count divided by 5). */
+/** Why a count scores the points it does, where that is not the count itself: " (3 fives
+ * and 5 threes)", a point for each five and each three in it; " (15 ÷ 5)", a count scored
+ * divided by five. */
 function countWhy(count, points) {
   if (points === count || !count) return "";
   const fives = count % 5 === 0 ? count / 5 : 0;
   const threes = count % 3 === 0 ? count / 3 : 0;
-  if (threes > 0 && fives + threes === points) {
-    return ` (${count} is ${listWords([fives && plural(fives, "five"), plural(threes, "three")].filter(Boolean))}: a point each)`;
+  if (optionValue("play_scoring") === "FIVES_AND_THREES" && fives + threes === points) {
+    return ` (${listWords([fives && plural(fives, "five"), threes && plural(threes, "three")].filter(Boolean))})`;
   }
-  if (points * 5 === count) return ` (${count} is ${plural(points, "five")}: a point each)`;
+  if (points * 5 === count) return ` (${count} ÷ 5)`;
   return "";
+}
+
+/** Whether a count is one that scores (a multiple of 5, or of 3 where threes score too). */
+function scoringCount(count) {
+  if (!count) return false;
+  return count % 5 === 0 || (optionValue("play_scoring") === "FIVES_AND_THREES" && count % 3 === 0);
 }
 
 /** A score made as a play is made: "Count 15: you score 15", "Count 15: seat 2 scores 8 (15
@@ -1776,7 +1783,14 @@ function crossPlayWords(e, events, t, end) {
   const plays = events.filter((x) => x.kind === "PLAY").length;
   const pegged = events.some((x) => x.kind === "PEG" && x.count !== undefined);
   words.push(".");
-  if (plays === 1 && !pegged && table.count !== undefined) words.push(` Count ${table.count}: nothing scored.`);
+  if (plays === 1 && !pegged && table.count !== undefined) {
+    // a count that scores and is not scored: it would take the side past an exact target
+    const target = optionValue("target_score");
+    const past = scoringCount(table.count) && optionValue("exact_target") === "true" && Number(target) > 0;
+    words.push(past
+      ? ` Count ${table.count}: not scored, as it would pass the target of ${target} (it must be reached exactly).`
+      : ` Count ${table.count}: nothing scored.`);
+  }
   return words.join("");
 }
 
