@@ -1026,9 +1026,16 @@ function act(seat, verb) {
   return `Seat ${seat} ${third}`;
 }
 
+/** Whether `seats` are one side of a partnership (both partners). */
+function oneSide(seats) {
+  const side = sideOf(seats[0]);
+  return seats.length > 1 && side.length === seats.length && seats.every((s) => side.includes(s));
+}
+
 function winnersWords(seats, what) {
   if (!seats || !seats.length) return `Nobody ${what === "hand" ? "scores" : "wins"}.`;
   if (seats.length === 1) return seats[0] === scene().seat ? `You win the ${what}.` : `Seat ${seats[0]} wins the ${what}.`;
+  if (oneSide(seats)) return `${capital(sideWords(seats))} win the ${what}.`;
   return `${capital(listWords(seats.map(who)))} share the ${what}.`;
 }
 
@@ -1278,7 +1285,8 @@ const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)"
 /** Whether the scene drawn is the match being played (not a step of a replay). */
 const live = () => shown === null;
 /** How much the table gives up for the hand and the moves to fit the window: 0 nothing,
- * 1 a line shows only its ends, 2 the moves since the person's are told in one line. */
+ * 1 a line shows only its ends, 2 the moves since the person's are told in one line, and
+ * where a layout goes further (its `squeezes`), 3 what the layout says. */
 let squeeze = 0;
 
 function render() {
@@ -1329,8 +1337,9 @@ function render() {
  * table smaller until they fit, as far as it goes. */
 function fitTheWindow() {
   const bottom = () => Math.max(ui.hand.getBoundingClientRect().bottom, ui.actions.getBoundingClientRect().bottom) + window.scrollY;
+  const most = (LAYOUTS[layout()] || {}).squeezes || 2;
   squeeze = 0;
-  while (squeeze < 2 && bottom() > window.innerHeight) {
+  while (squeeze < most && bottom() > window.innerHeight) {
     squeeze += 1;
     renderLastMove();
     renderTable();
@@ -1364,6 +1373,7 @@ function animateArrival() {
 function outcome(seats, what) {
   if (!seats || !seats.length) return what === "hand" ? "nobody scores" : "nobody wins";
   if (seats.length === 1) return seats[0] === game.seat ? "you win" : `seat ${seats[0]} wins`;
+  if (oneSide(seats)) return `${sideWords(seats)} win`;
   const others = seats.filter((seat) => seat !== game.seat);
   const shared = what === "hand" ? "the hand" : "the win";
   return others.length < seats.length
@@ -1886,7 +1896,7 @@ function crossTable(view, table) {
   if (facts.length) facts.push(" · ", h("strong", { text: `Count ${table.count ?? 0}` }));
   if (view.stock > 0) facts.push(`${facts.length ? " · " : ""}Boneyard ${view.stock}`);
   if (facts.length) main.push(h("p", { class: "facts" }, ...facts));
-  main.push(h("p", { class: "facts side-scores", text: sideScores(view, table) }));
+  if (squeeze < 3 || !live()) main.push(h("p", { class: "facts side-scores", text: sideScores(view, table) }));
   const line = table.line || [];
   if (!line.length) {
     main.push(h("p", { class: "muted", text: "No tile laid yet: the first tile starts the line; the first double laid is the spinner, where the game has one." }));
@@ -1985,7 +1995,8 @@ const LAYOUTS = {
   PLACES: { table: placesTable, guide: placesGuide },
   LAKE: { table: lakeTable, guide: lakeGuide },
   LINE: { table: lineTable, guide: lineGuide },
-  CROSS: { table: crossTable, guide: crossGuide },
+  // a cross squeezed thrice leaves out its line of scores (the seats show theirs)
+  CROSS: { table: crossTable, guide: crossGuide, squeezes: 3 },
 };
 
 /** What the moves of a group share, as the JSON of the tile that opens their prompt. */

@@ -226,8 +226,10 @@ export function snakeSvg(tiles, { width, size = 20, red = false, marks = {}, lab
   return node;
 }
 
-/** The length along its arm of the "+n" mark that stands for tiles not drawn (px). */
+/** The length along its arm of the "+n" mark that stands for tiles not drawn (px): in
+ * the line, and in UP and DOWN (where the mark is a tile's width across). */
 const GAP = 30;
+const GAP_UP = 22;
 
 /** The space an arm's tiles take along it: a tile lying along the arm 2 halves, a double
  * (lying crosswise) 1. */
@@ -236,10 +238,10 @@ const along = (tile, u) => (tile.inner === tile.outer ? u : 2 * u);
 /** The tiles of an arm (from the centre outwards) drawn within `room` pixels along it: all
  * of them, or the outermost ones (the end always) behind a "+n" mark for the `hidden`
  * ones nearer the centre. */
-function fitArm(tiles, room, u) {
+function fitArm(tiles, room, u, gap = GAP) {
   const total = tiles.reduce((sum, t) => sum + along(t, u), 0);
   if (total <= room) return { shown: tiles, hidden: 0 };
-  let used = GAP;
+  let used = gap;
   let k = tiles.length;
   while (k > 0 && (k === tiles.length || used + along(tiles[k - 1], u) <= room)) {
     used += along(tiles[k - 1], u);
@@ -293,9 +295,10 @@ export function crossSvg(cross, { size = 33, width = Infinity, height = Infinity
     let head = row;
     let tail = [];
     if (total > width) {
-      const room = (width - GAP) / 2;
-      const fromLeft = fitArm([...row].reverse(), room, u);
-      const fromRight = fitArm(row.slice(fromLeft.shown.length), room, u);
+      const room = (width - GAP) / 2; // the mark between them counted here, once
+      const fromLeft = fitArm([...row].reverse(), room, u, 0);
+      const headLength = fromLeft.shown.reduce((sum, t) => sum + along(t, u), 0);
+      const fromRight = fitArm(row.slice(fromLeft.shown.length), width - GAP - headLength, u, 0);
       head = [...fromLeft.shown].reverse();
       tail = fromRight.shown;
       if (head.length + tail.length >= row.length) {
@@ -328,12 +331,12 @@ export function crossSvg(cross, { size = 33, width = Infinity, height = Infinity
     const need = (arm) => arm.reduce((sum, t) => sum + along(t, u), 0);
     const [leftRoom, rightRoom] = share(need(cross.left), need(cross.right), width - 2 * u);
     const [upRoom, downRoom] = share(need(cross.up), need(cross.down), height - 2 * u);
-    const arm = (list, room, place, mark) => {
-      const fit = fitArm(list, room, u);
+    const arm = (list, room, place, mark, gapLength = GAP) => {
+      const fit = fitArm(list, room, u, gapLength);
       let at = 0; // how far from the spinner's side
       if (fit.hidden) {
         mark(fit.hidden, at);
-        at += GAP;
+        at += gapLength;
       }
       for (const t of fit.shown) {
         place(t, at);
@@ -352,11 +355,11 @@ export function crossSvg(cross, { size = 33, width = Infinity, height = Infinity
     arm(cross.up, upRoom,
       (t, at) => (dbl(t) ? put(t, -u, -u - at - u, true, t.inner, t.inner, "first")
         : put(t, -u / 2, -u - at - 2 * u, false, t.outer, t.inner, "first")),
-      (n, at) => gap(n, -u / 2, -u - at - GAP, u, GAP));
+      (n, at) => gap(n, -u / 2, -u - at - GAP_UP, u, GAP_UP), GAP_UP);
     arm(cross.down, downRoom,
       (t, at) => (dbl(t) ? put(t, -u, u + at, true, t.inner, t.inner, "second")
         : put(t, -u / 2, u + at, false, t.inner, t.outer, "second")),
-      (n, at) => gap(n, -u / 2, u + at, u, GAP));
+      (n, at) => gap(n, -u / 2, u + at, u, GAP_UP), GAP_UP);
   }
   let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const p of tiles) {
