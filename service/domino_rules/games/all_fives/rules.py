@@ -673,9 +673,9 @@ class AllFives(Ruleset[AllFivesOptions, AllFivesHandState]):
         tile, end = move.tile, move.end
         assert tile is not None
         fields = fields_of(state)
-        hands = list(state.hands)
-        hands[seat] = remove_tile(hands[seat], tile)
-        fields["hands"] = hands = tuple(hands)
+        held = list(state.hands)
+        held[seat] = remove_tile(held[seat], tile)
+        fields["hands"] = hands = tuple(held)
         line, spinner, up, down = state.line, state.spinner, state.up, state.down
         if end is _UP or end is _DOWN:
             # [A5-7] an arm grows from the spinner like an end of the line
@@ -758,14 +758,16 @@ class AllFives(Ruleset[AllFivesOptions, AllFivesHandState]):
         def who(side: tuple[int, ...]) -> str:
             return f"the side of {seats_text(side)}" if pair else seats_text(side)
 
-        if result.end is _TARGET:
-            side = winners
-            return (
-                f"The target was reached during the hand: {who(side)} reached "
-                f"{options.target_score} with {points[side[0]]} points pegged in this hand "
-                "[A5-12]; the hand ends there, with no bonus."
-            )
         teams = sides(options, match.players)
+        if (winners and winners not in teams) or (result.end is _TARGET and not winners):
+            # not a result these rules give (a state from outside): the facts
+            return super().explain_hand(match, number, before)
+        if result.end is _TARGET:
+            return (
+                f"The target was reached during the hand: {who(winners)} reached "
+                f"{options.target_score} with {points[winners[0]]} points scored in this "
+                "hand [A5-12]; the hand ends there, with no bonus."
+            )
         side_counts = [sum(counts[s] for s in team) for team in teams]
         pegged = ", ".join(f"{seats_text(t)} {points[t[0]]}" for t in teams if points[t[0]])
         if result.end is _DOMINOED:
@@ -878,9 +880,9 @@ class AllFives(Ruleset[AllFivesOptions, AllFivesHandState]):
             state.draws_left == _draws_left(options, len(state.boneyard)),
             "draws_left does not fit the boneyard",
         )
-        laid = len(line) + len(state.up) + len(state.down)
+        on_table = len(line) + len(state.up) + len(state.down)
         held = sum(len(hand) for hand in state.hands)
-        require(held + laid == dealt + drawn, "the hands do not fit the deal")
+        require(held + on_table == dealt + drawn, "the hands do not fit the deal")
         for value in state.points:
             check_range(value, 0, 10_000_000, "the hand's points")
         if options.partnership:
