@@ -27,6 +27,7 @@ from .moves import End, Move, MoveKind
 from .tiles import Tile, double_n
 
 __all__ = [
+    "END_ORDER",
     "LaidTile",
     "blocked",
     "check_chain",
@@ -36,6 +37,7 @@ __all__ = [
     "lay",
     "play_event",
     "play_move",
+    "play_table",
     "plays_at_ends",
 ]
 
@@ -105,6 +107,12 @@ def play_event(seat: int, tile: Tile, end: End | None) -> tuple[Event, ...]:
     return _play_events(seat)[tile.code][_END_INDEX[end]]
 
 
+def play_table(seat: int) -> tuple[tuple[Move, ...], ...]:
+    """Every play of ``seat``, made once: per tile code, one move per end in the order of
+    :data:`END_ORDER` (a game that lists many plays indexes it without hashing an end)."""
+    return _plays_at(seat)
+
+
 def play_move(seat: int, tile: Tile, end: End | None) -> Move:
     """``Move(seat, PLAY, tile, end=end)`` at any end (``None``: a lead), made once and
     then shared."""
@@ -113,6 +121,8 @@ def play_move(seat: int, tile: Tile, end: End | None) -> Move:
 
 _TILES = double_n(18)
 _END_INDEX = {End.LEFT: 0, End.RIGHT: 1, None: 2, End.UP: 3, End.DOWN: 4}
+#: The ends of :func:`play_table`'s moves, in order (``None``: a lead).
+END_ORDER: tuple[End | None, ...] = tuple(_END_INDEX)
 
 
 @functools.cache

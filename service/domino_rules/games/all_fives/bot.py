@@ -17,7 +17,9 @@ that leaves the seat the most tiles that fit the new ends. A forced ``DRAW`` or 
 is the only move.
 
 Playouts play the same heuristic for every seat of a sampled world, through the rules
-(``Ruleset.play_hand``).
+(``Ruleset.play_hand``); STRONG plays 60 of them by default, not the 100 of Block: a
+Fives hand is longer (it draws), and 60 keep its CPU per suggestion within the budget
+the others keep.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from .rules import (
     FirstLead,
     NextLead,
     count,
-    open_ends,
+    end_pips,
     play_points,
     rank,
 )
@@ -57,7 +59,10 @@ class AllFivesBot(GameBot):
     margin_weight = 0.3
     hand_spread = 40.0
     candidates = 6
-    playouts = 100
+    #: STRONG's default: a Fives hand draws and runs longer than a Block hand (and every
+    #: play is counted), so 60 playouts keep its median CPU per suggestion within the
+    #: others' budget (``bench/bots.py``)
+    playouts = 60
 
     def hands_after(
         self, options: AllFivesOptions, players: int, hand_number: int, totals: list[int]
@@ -95,13 +100,13 @@ class AllFivesBot(GameBot):
 
             allows = below
         left = max(0, view.stock - options.boneyard_keep) if options.draw else 0
-        pips = {pip for _, pip in open_ends(table.line, table.spinner, table.up, table.down)}
+        pips = end_pips(table.line, table.spinner, table.up, table.down)
         accept = None
-        if pips and not left and not any(t.high in pips or t.low in pips for t in view.hand):
+        if pips and not left and not any(t.halves & pips for t in view.hand):
             # [A5-10] not blocked: another hand holds a tile that fits
 
             def accept(parts: list[list[Tile]]) -> bool:
-                return any(t.high in pips or t.low in pips for part in parts[:-1] for t in part)
+                return any(t.halves & pips for part in parts[:-1] for t in part)
 
         dealt = deal_hands(view, players, pool, rng, allows, accept)
         if dealt is None or view.to_act is None:
@@ -145,12 +150,10 @@ def _key(
     if move.kind is not _PLAY or tile is None:
         return (-1, -1, 0, 0)
     line, spinner, up, down = _after(layout, tile, move.end, options)
-    ends = 0
-    for _, pip in open_ends(line, spinner, up, down):
-        ends |= 1 << pip
-    placed = 0
+    ends = end_pips(line, spinner, up, down)
+    placed, code = 0, tile.code
     for t in hand:
-        if t.halves & ends and t != tile:
+        if t.halves & ends and t.code != code:
             placed += 1
     points = play_points(options, count(line, spinner, up, down))
     return (points, tile.pips, int(tile.is_double), placed)
@@ -159,7 +162,8 @@ def _key(
 def _after(layout: Any, tile: Tile, end: End | None, options: AllFivesOptions) -> Any:
     """The line, spinner and arms once ``tile`` is laid at ``end``: what the bot foresees
     of a play to weigh it (the rules lay it: ``AllFives.hand_apply``)."""
-    line, spinner, up, down = layout.line, layout.spinner, layout.up, layout.down
+    line, spinner = _short(layout.line, layout.spinner)
+    up, down = layout.up, layout.down
     if end is End.UP or end is End.DOWN:
         arm = up if end is End.UP else down
         showing = arm[-1].outer if arm else line[spinner or 0].tile.high
@@ -171,6 +175,21 @@ def _after(layout: Any, tile: Tile, end: End | None, options: AllFivesOptions) -
     elif spinner is None and tile.is_double and options.spinner.name == "FIRST_DOUBLE":
         spinner = len(new) - 1 if end is End.RIGHT else 0
     return new, spinner, up, down
+
+
+def _short(line: Any, spinner: int | None) -> tuple[Any, int | None]:
+    """A line of at most 3 tiles that counts and opens as ``line`` does, now and after a
+    tile at either end: its two end tiles and, between them, the spinner where it lies
+    inside the line (what the count reads of a line: its ends, whether it is one tile,
+    and whether the spinner has both sides touched)."""
+    n = len(line)
+    if n <= 3:
+        return line, spinner
+    if spinner is None or spinner == 0:
+        return (line[0], line[1], line[-1]), spinner
+    if spinner == n - 1:
+        return (line[0], line[-2], line[-1]), 2
+    return (line[0], line[spinner], line[-1]), 1
 
 
 _PLAY = MoveKind.PLAY

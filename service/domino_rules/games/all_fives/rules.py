@@ -82,7 +82,7 @@ from ...rules.building import fields_of, made_of
 from ...rules.checks import check_length, check_range, check_seat, fail, require
 from ...rules.errors import OptionsError
 from ...rules.events import Event, EventKind
-from ...rules.lines import LaidTile, check_chain, lay, play_event, play_move
+from ...rules.lines import END_ORDER, LaidTile, check_chain, lay, play_event, play_table
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import End, Move, MoveKind
 from ...rules.options import option
@@ -103,7 +103,9 @@ __all__ = [
     "Spinner",
     "bonus",
     "count",
+    "end_pips",
     "hand_size",
+    "open_ends",
     "play_points",
     "rank",
     "rounded",
@@ -309,6 +311,30 @@ def _arms_open(line: tuple[LaidTile, ...], spinner: int | None) -> bool:
     return spinner is not None and 0 < spinner < len(line) - 1
 
 
+#: The places of a lead, ``LEFT``, ``RIGHT``, ``UP`` and ``DOWN`` in :data:`END_ORDER`.
+_AT_LEAD, _AT_LEFT, _AT_RIGHT, _AT_UP, _AT_DOWN = (
+    END_ORDER.index(end) for end in (None, _LEFT, _RIGHT, _UP, _DOWN)
+)
+
+
+def _open(
+    line: tuple[LaidTile, ...],
+    spinner: int | None,
+    up: tuple[ArmTile, ...],
+    down: tuple[ArmTile, ...],
+) -> list[tuple[int, int]]:
+    """[A5-6] [A5-7] each open end (its place in ``END_ORDER``) and the number showing
+    there, ``LEFT``, ``RIGHT``, ``UP``, ``DOWN`` in that order (none before the lead)."""
+    if not line:
+        return []
+    ends = [(_AT_LEFT, line[0].left), (_AT_RIGHT, line[-1].right)]
+    if spinner is not None and 0 < spinner < len(line) - 1:
+        pip = line[spinner].tile.high
+        ends.append((_AT_UP, up[-1].outer if up else pip))
+        ends.append((_AT_DOWN, down[-1].outer if down else pip))
+    return ends
+
+
 def open_ends(
     line: tuple[LaidTile, ...],
     spinner: int | None,
@@ -317,14 +343,30 @@ def open_ends(
 ) -> tuple[tuple[End, int], ...]:
     """[A5-6] [A5-7] each open end and the number showing there, ``LEFT``, ``RIGHT``,
     ``UP``, ``DOWN`` in that order (none before the lead)."""
-    if not line:
-        return ()
-    ends = [(_LEFT, line[0].left), (_RIGHT, line[-1].right)]
-    if spinner is not None and 0 < spinner < len(line) - 1:
-        pip = line[spinner].tile.high
-        ends.append((_UP, up[-1].outer if up else pip))
-        ends.append((_DOWN, down[-1].outer if down else pip))
+    ends = []
+    for at, pip in _open(line, spinner, up, down):
+        end = END_ORDER[at]
+        assert end is not None
+        ends.append((end, pip))
     return tuple(ends)
+
+
+def end_pips(
+    line: tuple[LaidTile, ...],
+    spinner: int | None,
+    up: tuple[ArmTile, ...],
+    down: tuple[ArmTile, ...],
+) -> int:
+    """[A5-6] the numbers showing at the open ends, as a bit set (``1 << pip``): a tile
+    fits where ``tile.halves & end_pips(...)``."""
+    bits = 0
+    for _, pip in _open(line, spinner, up, down):
+        bits |= 1 << pip
+    return bits
+
+
+def _end_pips(state: AllFivesHandState) -> int:
+    return end_pips(state.line, state.spinner, state.up, state.down)
 
 
 def count(
@@ -614,16 +656,15 @@ class AllFives(Ruleset[AllFivesOptions, AllFivesHandState]):
         seat, hand = state.to_act, state.hands[state.to_act]
         if not state.line:
             if state.any_lead:
-                return tuple([play_move(seat, tile, None) for tile in hand])
+                table = play_table(seat)
+                return tuple([table[tile.code][_AT_LEAD] for tile in hand])
             # [A5-4] the highest-ranked tile dealt is the leader's only move
             return (Move(seat, _PLAY, tile=max(hand, key=rank)),)
         # [A5-3] [A5-6] a tile that fits must be played, at every open end it fits
-        ends = open_ends(state.line, state.spinner, state.up, state.down)
+        ends = _open(state.line, state.spinner, state.up, state.down)
+        table = play_table(seat)
         plays = [
-            play_move(seat, tile, end)
-            for tile in hand
-            for end, pip in ends
-            if pip == tile.high or pip == tile.low
+            table[tile.code][at] for tile in hand for at, pip in ends if tile.halves >> pip & 1
         ]
         if plays:
             return tuple(plays)
@@ -643,14 +684,14 @@ class AllFives(Ruleset[AllFivesOptions, AllFivesHandState]):
             return _make_state(fields), (Event(EventKind.PASS, seat=seat),)
         # [A5-3] draw one tile at a time until one fits or nothing more may be drawn
         hand, boneyard, left = state.hands[seat], state.boneyard, state.draws_left
-        pips = {pip for _, pip in open_ends(state.line, state.spinner, state.up, state.down)}
+        pips = _end_pips(state)
         events: list[Event] = []
         found = False
         while left > 0:
             tile, boneyard, left = boneyard[0], boneyard[1:], left - 1
             hand = insert_tile(hand, tile)
             events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
-            if tile.high in pips or tile.low in pips:
+            if tile.halves & pips:
                 found = True
                 break
         hands = list(state.hands)
@@ -949,9 +990,7 @@ def _next_seat(hands: tuple[tuple[Tile, ...], ...], seat: int) -> int:
 
 def _blocked(state: AllFivesHandState) -> bool:
     """[A5-10] no tile of any hand fits an open end (the caller checks the boneyard)."""
-    pips = 0
-    for _, pip in open_ends(state.line, state.spinner, state.up, state.down):
-        pips |= 1 << pip
+    pips = _end_pips(state)
     for hand in state.hands:
         for tile in hand:
             if tile.halves & pips:
