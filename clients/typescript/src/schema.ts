@@ -368,14 +368,14 @@ export interface components {
          *
          *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `ruleset`).
          */
-        Options: {
-            one_arm_joe?: components["schemas"]["OneArmJoeOptions"];
-            tsair_deng?: components["schemas"]["TsairDengOptions"];
-            tiu_u?: components["schemas"]["TiuUOptions"];
-            throw_up?: components["schemas"]["ThrowUpOptions"];
-            block?: components["schemas"]["BlockOptions"];
-            dancing_dragons?: components["schemas"]["DancingDragonsOptions"];
-            all_fives?: components["schemas"]["AllFivesOptions"];
+        OptionsOutput: {
+            one_arm_joe?: components["schemas"]["OneArmJoeOptionsOutput"];
+            tsair_deng?: components["schemas"]["TsairDengOptionsOutput"];
+            tiu_u?: components["schemas"]["TiuUOptionsOutput"];
+            throw_up?: components["schemas"]["ThrowUpOptionsOutput"];
+            block?: components["schemas"]["BlockOptionsOutput"];
+            dancing_dragons?: components["schemas"]["DancingDragonsOptionsOutput"];
+            all_fives?: components["schemas"]["AllFivesOptionsOutput"];
         } & unknown;
         /**
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
@@ -385,23 +385,23 @@ export interface components {
          *
          *     `{}`, or every member `null`: as if the field were omitted.
          */
-        OptionsInput: {
+        Options: {
             /** @description Also accepted as `oneArmJoe`. `null` is taken as omitted. */
-            one_arm_joe?: components["schemas"]["OneArmJoeOptionsInput"] | null;
+            one_arm_joe?: components["schemas"]["OneArmJoeOptions"] | null;
             /** @description Also accepted as `tsairDeng`. `null` is taken as omitted. */
-            tsair_deng?: components["schemas"]["TsairDengOptionsInput"] | null;
+            tsair_deng?: components["schemas"]["TsairDengOptions"] | null;
             /** @description Also accepted as `tiuU`. `null` is taken as omitted. */
-            tiu_u?: components["schemas"]["TiuUOptionsInput"] | null;
+            tiu_u?: components["schemas"]["TiuUOptions"] | null;
             /** @description Also accepted as `throwUp`. `null` is taken as omitted. */
-            throw_up?: components["schemas"]["ThrowUpOptionsInput"] | null;
+            throw_up?: components["schemas"]["ThrowUpOptions"] | null;
             /** @description `null` is taken as omitted. */
-            block?: components["schemas"]["BlockOptionsInput"] | null;
+            block?: components["schemas"]["BlockOptions"] | null;
             /** @description Also accepted as `dancingDragons`. `null` is taken as omitted. */
-            dancing_dragons?: components["schemas"]["DancingDragonsOptionsInput"] | null;
+            dancing_dragons?: components["schemas"]["DancingDragonsOptions"] | null;
             /** @description Also accepted as `allFives`. `null` is taken as omitted. */
-            all_fives?: components["schemas"]["AllFivesOptionsInput"] | null;
+            all_fives?: components["schemas"]["AllFivesOptions"] | null;
         } & unknown;
-        OneArmJoeOptions: {
+        OneArmJoeOptionsOutput: {
             /**
              * Format: int32
              * @description 6..18, default 6 [OAJ-1] Optional: absent when unset.
@@ -419,7 +419,7 @@ export interface components {
              */
             target_score?: number;
         };
-        OneArmJoeOptionsInput: {
+        OneArmJoeOptions: {
             /**
              * Format: int32
              * @description 6..18, default 6 [OAJ-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
@@ -437,7 +437,7 @@ export interface components {
              */
             target_score?: number | null;
         };
-        TsairDengOptions: {
+        TsairDengOptionsOutput: {
             /** @description default CHINESE [TD-1] */
             tile_set: components["schemas"]["TsairDengOptions.TileSet"];
             /** @description default false [TD-5] Optional: absent when unset. */
@@ -453,7 +453,7 @@ export interface components {
              */
             target_score?: number;
         };
-        TsairDengOptionsInput: {
+        TsairDengOptions: {
             /** @description default CHINESE [TD-1] Also accepted as `tileSet`. A value may also be given by its number. `null` is taken as omitted. */
             tile_set?: components["schemas"]["TsairDengOptions.TileSet"] | (0 | 1 | 2) | null;
             /** @description default false [TD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. `null` is taken as omitted. */
@@ -469,7 +469,7 @@ export interface components {
              */
             target_score?: number | null;
         };
-        TiuUOptions: {
+        TiuUOptionsOutput: {
             /** @description default false [TU-5] Optional: absent when unset. */
             may_decline?: boolean;
             /** @description default DOUBLE_SIX_ONLY */
@@ -480,7 +480,7 @@ export interface components {
              */
             hands?: number;
         };
-        TiuUOptionsInput: {
+        TiuUOptions: {
             /** @description default false [TU-5] Optional: may be omitted. Also accepted as `mayDecline`. `null` is taken as omitted. */
             may_decline?: boolean | null;
             /** @description default DOUBLE_SIX_ONLY Also accepted as `redSixes`. A value may also be given by its number. `null` is taken as omitted. */
@@ -491,7 +491,7 @@ export interface components {
              */
             hands?: number | null;
         };
-        BlockOptions: {
+        BlockOptionsOutput: {
             /**
              * Format: int32
              * @description 6..18, default 6 [BLK-1] Optional: absent when unset.
@@ -525,7 +525,7 @@ export interface components {
             /** @description default AS_FIRST [BLK-13] */
             next_lead: components["schemas"]["BlockOptions.NextLead"];
         };
-        BlockOptionsInput: {
+        BlockOptions: {
             /**
              * Format: int32
              * @description 6..18, default 6 [BLK-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
@@ -559,7 +559,7 @@ export interface components {
             /** @description default AS_FIRST [BLK-13] Also accepted as `nextLead`. A value may also be given by its number. `null` is taken as omitted. */
             next_lead?: components["schemas"]["BlockOptions.NextLead"] | (0 | 1 | 2 | 3) | null;
         };
-        DancingDragonsOptions: {
+        DancingDragonsOptionsOutput: {
             /** @description default true [DD-5] Optional: absent when unset. */
             must_play_if_able?: boolean;
             /**
@@ -573,7 +573,7 @@ export interface components {
              */
             target_score?: number;
         };
-        DancingDragonsOptionsInput: {
+        DancingDragonsOptions: {
             /** @description default true [DD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. `null` is taken as omitted. */
             must_play_if_able?: boolean | null;
             /**
@@ -587,7 +587,7 @@ export interface components {
              */
             target_score?: number | null;
         };
-        AllFivesOptions: {
+        AllFivesOptionsOutput: {
             /**
              * Format: int32
              * @description 6..18, default 6 [A5-1] Optional: absent when unset.
@@ -631,7 +631,7 @@ export interface components {
             /** @description default false [A5-12] Optional: absent when unset. */
             exact_target?: boolean;
         };
-        AllFivesOptionsInput: {
+        AllFivesOptions: {
             /**
              * Format: int32
              * @description 6..18, default 6 [A5-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
@@ -675,7 +675,7 @@ export interface components {
             /** @description default false [A5-12] Optional: may be omitted. Also accepted as `exactTarget`. `null` is taken as omitted. */
             exact_target?: boolean | null;
         };
-        ThrowUpOptions: {
+        ThrowUpOptionsOutput: {
             /** @description default false [THR-4] Optional: absent when unset. */
             rethrow_repeats?: boolean;
             /**
@@ -684,7 +684,7 @@ export interface components {
              */
             hands_per_player?: number;
         };
-        ThrowUpOptionsInput: {
+        ThrowUpOptions: {
             /** @description default false [THR-4] Optional: may be omitted. Also accepted as `rethrowRepeats`. `null` is taken as omitted. */
             rethrow_repeats?: boolean | null;
             /**
@@ -742,7 +742,7 @@ export interface components {
             name: string;
             /** @description where it comes from and what it changes, in words */
             description: string;
-            options?: components["schemas"]["Options"];
+            options?: components["schemas"]["OptionsOutput"];
         };
         /**
          * @description How a client draws a ruleset. Every part reads the ruleset's own table message in a view
@@ -824,7 +824,7 @@ export interface components {
              */
             players: number;
             /** @description `null` is taken as omitted. */
-            options?: components["schemas"]["OptionsInput"] | null;
+            options?: components["schemas"]["Options"] | null;
             /** @description Any text of 1 to 128 characters; omitted, the server draws one from a secure source. Optional: may be omitted. `null` is taken as omitted. */
             seed?: string | null;
         };
