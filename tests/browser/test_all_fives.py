@@ -415,3 +415,47 @@ def test_a_scoring_play_shows_the_count_and_the_score(browser: Chrome, servers: 
     points, hand = view["match_points"], view[RULESET]["hand_points"]
     assert score_line.startswith("Score, first to 200"), score_line
     assert f"Seat 1: {points[1]} ({hand[1]})" in score_line, score_line
+
+
+#: Draws a cross of long arms with tiles.js's crossSvg in the page, within a room, and
+#: measures it: its size, its "+n" marks, and the open ends it shows.
+LONG_CROSS = """
+const [url, width, height, done] = arguments;
+import(url).then((m) => {
+  const arm = (n, end, pip) => Array.from({ length: n }, (_, i) => ({
+    inner: i % 7, outer: i === n - 1 ? pip : (i + 1) % 7, ends: i === n - 1 ? [end] : undefined }));
+  const cross = { spinner: 3, spinnerTile: {}, left: arm(9, "left", 1), right: arm(11, "right", 2),
+    up: arm(6, "up", 4), down: arm(7, "down", 5) };
+  const drawn = m.crossSvg(cross, { size: 33, width, height: height < 0 ? Infinity : height });
+  document.body.append(drawn.svg);
+  const ends = [...drawn.svg.querySelectorAll("[data-open-end]")].map((g) => g.dataset.openEnd);
+  const marks = [...drawn.svg.querySelectorAll(".gap text")].map((t) => t.textContent);
+  const box = drawn.svg.getBoundingClientRect();
+  const line = arm(20, "right", 3);
+  line[0] = { ...line[0], ends: ["left"] };
+  const row = m.crossSvg({ row: line }, { size: 33, width });
+  done({ width: box.width, height: box.height, hidden: drawn.hidden, ends, marks,
+    rowWidth: Number(row.svg.getAttribute("width")), rowHidden: row.hidden });
+}).catch((e) => done({ error: String(e) }));
+"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(337, 0), (337, 264), (900, 360), (900, -1)])
+def test_long_arms_are_drawn_within_their_room(
+    browser: Chrome, servers: Servers, width: int, height: int
+) -> None:
+    """Each arm too long for its room shows its end and a "+n" mark for the tiles between
+    the end and the spinner; the line without a spinner shows both its ends."""
+    browser.get(f"{servers.http_base}/play")
+    tiles = f"{servers.http_base}/play/tiles.js"
+    seen = browser.execute_async_script(LONG_CROSS, tiles, width, height)
+    assert "error" not in seen, seen
+    assert sorted(seen["ends"]) == ["down", "left", "right", "up"]
+    assert seen["width"] <= width + 4, seen
+    if height >= 0:
+        # the spinner and, in UP and DOWN, the end tile and its mark at least
+        assert seen["height"] <= max(height, 2 * 33 + 2 * (2 * 33 + 22)) + 4, seen
+    shown = 9 + 11 + 6 + 7 + 1 - seen["hidden"]
+    assert seen["hidden"] == sum(int(mark.lstrip("+")) for mark in seen["marks"])
+    assert seen["hidden"] > 0 and shown >= 5, seen
+    assert seen["rowWidth"] <= width + 4 and seen["rowHidden"] > 0, seen

@@ -25,7 +25,8 @@
 // `#replay-divergence`, shown when the record diverges, its `data-step` and `data-reason`.
 //
 // Query parameters: `api` (the service's base URL, default this page's origin),
-// `delay` (milliseconds before a bot moves), `ruleset`, `level`, `seed`.
+// `delay` (milliseconds before a bot moves), `ruleset`, `profile` (a rules variant of the
+// ruleset, from the catalogue's profiles), `level`, `seed`.
 
 import { crossSvg, dieSvg, snakeSvg, tileSvg } from "./tiles.js";
 import { sha256Hex } from "./sha256.js";
@@ -1105,8 +1106,8 @@ function scoringCount(count) {
   return count % 5 === 0 || (optionValue("play_scoring") === "FIVES_AND_THREES" && count % 3 === 0);
 }
 
-/** A score made as a play is made: "Count 15: you score 15", "Count 15: seat 2 scores 8 (15
- * is 3 fives and 5 threes: a point each)", and for whom in a partnership. */
+/** A score made as a play is made: "Count 15: you score 15", "Count 15: seat 2 scores 8 (3
+ * fives and 5 threes)", and for whom in a partnership. */
 function pegWords(e) {
   const side = sideOf(e.seat);
   const partners = side.length > 1 ? ` for ${side.includes(scene().seat) ? "your side" : sideWords(side)}` : "";
@@ -1768,7 +1769,8 @@ function lineTable(view, table) {
   return { main: [...main, ...parts.main], more: [...parts.more, ...ownDiscards(table)] };
 }
 
-/** The ends of a cross in the order they are told: each one's name and table field. */
+/** The ends of a cross in the order they are told (the table's `<name>_end` holds each
+ * one's number). */
 const CROSS_ENDS = ["left", "right", "up", "down"];
 
 /** The side of a tile's half in a cross: a line's, at most 36 px. */
@@ -1822,10 +1824,8 @@ function crossShape(view, table) {
     hold(line[0].tile, "left");
     hold(line.at(-1).tile, "right");
   }
-  if (s !== undefined && table.up_end !== undefined) {
-    hold(up.length ? up.at(-1).tile : line[s].tile, "up");
-    hold(down.length ? down.at(-1).tile : line[s].tile, "down");
-  }
+  if (s !== undefined && table.up_end !== undefined) hold(up.length ? up.at(-1).tile : line[s].tile, "up");
+  if (s !== undefined && table.down_end !== undefined) hold(down.length ? down.at(-1).tile : line[s].tile, "down");
   const mark = (tile, inner, outer) => ({ inner, outer, ends: at[tileName(tile)], last: isLast(tile) });
   if (s === undefined) return { row: line.map((l) => mark(l.tile, l.left, l.right)) };
   return {
@@ -1847,7 +1847,8 @@ function crossWords(table) {
   if (s !== undefined) {
     for (const name of ["up", "down"]) {
       const arm = table[name] || [];
-      parts.push(`${capital(name)} from the spinner: ${arm.length ? arm.map((a) => pair(a.inner, a.outer)).join(", ") : table.up_end !== undefined ? "open, nothing laid yet" : "not open yet"}.`);
+      const open = table[`${name}_end`] !== undefined;
+      parts.push(`${capital(name)} from the spinner: ${arm.length ? arm.map((a) => pair(a.inner, a.outer)).join(", ") : open ? "open, nothing laid yet" : "not open yet"}.`);
     }
   }
   const ends = CROSS_ENDS.filter((name) => table[`${name}_end`] !== undefined).map((name) => `${name} ${table[`${name}_end`]}`);

@@ -267,14 +267,15 @@ function share(needA, needB, room) {
  * undefined: then `cross.row` is the whole line, left to right, as {inner: left pip,
  * outer: right pip}); `left`, `right`, `up` and `down` list each arm's tiles from the
  * spinner outwards as {inner, outer} (the pip facing the spinner, the pip facing away).
- * Any tile (the spinner too) may carry `ends` (the names of the open ends it holds: its
+ * Any tile (the spinner's in `cross.spinnerTile`) may carry `ends` (the open ends it holds: its
  * group gets `data-open-end`, its outer half an outline of class `<name>-end`, both halves
  * for a double; "open" where it holds several) and `last` (laid by the last move).
  *
- * The drawing stays within `width` x `height` pixels where it can: an arm too long for
- * its share shows its outermost tiles (its end always) and a "+n" mark for the n tiles
- * between them and the spinner; a line without a spinner shows its two ends and a mark
- * for its middle. Returns {svg, hidden}: hidden is how many tiles are not drawn.
+ * The drawing stays within `width` x `height` pixels where it can (the spinner and each
+ * arm's end tile are always drawn): an arm too long for its share shows its outermost
+ * tiles and a "+n" mark for the n tiles between them and the spinner; a line without a
+ * spinner shows its two ends and a mark for its middle. Returns {svg, hidden}: hidden is
+ * how many tiles are not drawn.
  */
 export function crossSvg(cross, { size = 33, width = Infinity, height = Infinity, red = false, label = "" }) {
   const u = size;
