@@ -330,7 +330,8 @@ export function crossSvg(cross, { size = 33, width = Infinity, height = Infinity
     // the line: the room beside the spinner (a double lying across UP or DOWN reaches
     // half a tile further out on each side)
     const need = (arm) => arm.reduce((sum, t) => sum + along(t, u), 0);
-    const [leftRoom, rightRoom] = share(need(cross.left), need(cross.right), width - 2 * u);
+    const across = [...cross.up, ...cross.down].some((t) => t.inner === t.outer) ? 2 * u : u;
+    const [leftRoom, rightRoom] = share(need(cross.left), need(cross.right), width - across);
     const [upRoom, downRoom] = share(need(cross.up), need(cross.down), height - 2 * u);
     const arm = (list, room, place, mark, gapLength = GAP) => {
       const fit = fitArm(list, room, u, gapLength);
@@ -393,8 +394,13 @@ export function crossSvg(cross, { size = 33, width = Infinity, height = Infinity
     const mark = {};
     if (ends.length) {
       const cls = ends.length === 1 ? `${ends[0]}-end` : "open";
-      // a double end shows both its halves; a lone tile of a line both its ends
-      if (p.first === p.second) Object.assign(mark, { first: cls, second: cls });
+      const spinner = cross.spinner !== undefined && p === tiles[0];
+      // the spinner's UP end is its top half, its DOWN end its bottom half; a double end
+      // shows both its halves; a lone tile of a line both its ends
+      if (spinner && (ends.includes("up") || ends.includes("down"))) {
+        if (ends.includes("up")) mark.first = "up-end";
+        if (ends.includes("down")) mark.second = "down-end";
+      } else if (p.first === p.second) Object.assign(mark, { first: cls, second: cls });
       else if (ends.includes("left") && ends.includes("right")) Object.assign(mark, { first: "left-end", second: "right-end" });
       else mark[p.outer] = cls;
     }
