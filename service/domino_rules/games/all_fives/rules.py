@@ -960,6 +960,7 @@ class AllFives(Ruleset[AllFivesOptions, AllFivesHandState]):
             require(out, "a hand dominoed with no side out")
         elif state.end is _TARGET:
             require(options.target_score > 0, "a target reached with no target")
+            require(not out, "a side went out: the hand is dominoed")  # [A5-12]
         else:
             require(state.draws_left <= 0 and _blocked(state), "a hand blocked that is not")
 

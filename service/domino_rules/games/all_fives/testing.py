@@ -116,7 +116,7 @@ def forgeries(match: Match[Any, Any]) -> Iterator[tuple[str, Match[Any, Any]]]:
 
 TESTS = GameTests(
     int_values={"set_max_pip": (6, 9), "hand_size": (0, 3), "target_score": (0, 60)},
-    conformance_matches=600,
+    conformance_matches=300,
     players=(2, 3, 4, 5),
     short=Setup(4, {"partnership": True, "target_score": 60}),
     tokens=Setup(4, {"partnership": True, "partners_play_out": True}, seeds("rt", 3)),
