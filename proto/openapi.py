@@ -18,7 +18,9 @@ The schemas follow the proto3 JSON mapping exactly as the gateway speaks it
 - a oneof holds at most one member; ``Options``, a message made of one oneof, exactly one.
 
 A message used in requests and in responses (``Move``, ``Tile``) has two schemas:
-``Move`` as answers print it, and ``MoveInput``, whose fields may all be omitted. What
+``Move`` as answers print it, and ``MoveInput``, whose fields may all be omitted (but
+``Options`` and the messages it holds, which only requests held before: ``Options`` in
+requests, ``OptionsOutput`` in answers, see :data:`REQUEST_NAMED`). What
 the proto cannot say (which errors each RPC may answer, the chain of calls a game
 follows) is in the tables below.
 """
@@ -644,6 +646,8 @@ class Schemas:
         self.limits = limits or {}
         self.inputs: set[str] = set()  # messages reachable from a request
         self.outputs: set[str] = set()  # messages reachable from an answer
+        #: messages whose request form keeps the plain name (see :data:`REQUEST_NAMED`)
+        self.request_named: set[str] = set()
         self.enums: set[str] = set()
 
     def reach(self, full_name: str, into: set[str]) -> None:
@@ -663,6 +667,8 @@ class Schemas:
         """The schema name: ``Move`` as answers print it, ``MoveInput`` in requests when
         answers hold ``Move`` too."""
         base = self.contract.messages[full_name][0]
+        if full_name in self.request_named:
+            return base + "Output" if output else base
         if not output and full_name in self.outputs:
             return base + "Input"
         return base
@@ -994,6 +1000,8 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
     for method in service.method:
         schemas.reach(method.input_type, schemas.inputs)
         schemas.reach(method.output_type, schemas.outputs)
+    for name in REQUEST_NAMED:
+        schemas.reach(f".{contract.package}.{name}", schemas.request_named)
 
     fields = {
         f"{name}.{field.name}"
@@ -1107,6 +1115,11 @@ def build(fds: descriptor_pb2.FileDescriptorSet, source: str = SOURCE) -> dict[s
 
 #: Messages only a record holds: loosened where they are, not copied.
 _RECORD_ONLY = frozenset({"RecordedMove"})
+#: Messages that only requests held until answers came to hold them too (``Options``, in
+#: ``ListRulesets``' profiles), with every message they hold: a minor version renames no
+#: schema, so the form requests send keeps the plain name (``Options``,
+#: ``BlockOptions``) and the form answers print is ``<name>Output``.
+REQUEST_NAMED = ("Options",)
 #: Keywords that bound a value's content: a record's content is the replay's to judge.
 _CONTENT_LIMITS = ("minimum", "maximum", "enum", "required")
 

@@ -15,7 +15,9 @@ A change is breaking when something a client relies on goes away or narrows:
   body or its answer;
 * a named schema; a property of a schema; a type, format or ``$ref``; a value of an
   ``enum`` (answers may gain values: clients must take unknown ones, see the policy);
-* a property that becomes ``required``, or a range that narrows (``minimum`` up,
+* a property that becomes ``required`` (a new property that answers always print is
+  ``required`` in a schema no request holds: it is an addition), or a range that narrows
+  (``minimum`` up,
   ``maximum`` down, ``minLength`` up, ``maxLength`` down, a ``pattern`` changed).
 
 Anything added (operations, schemas, properties, enum values, wider ranges) passes.
@@ -69,8 +71,11 @@ def _key(schema: dict[str, Any]) -> str:
     return str(schema.get("$ref") or sorted(_types(schema)))
 
 
-def compare(old: Any, new: Any, where: str, problems: list[str]) -> None:
-    """Append to ``problems`` each way ``new`` narrows or drops what ``old`` gave."""
+def compare(
+    old: Any, new: Any, where: str, problems: list[str], *, answers_only: bool = False
+) -> None:
+    """Append to ``problems`` each way ``new`` narrows or drops what ``old`` gave
+    (``answers_only``: a schema no request holds, where a new property may be required)."""
     if not isinstance(old, dict):
         return
     if not isinstance(new, dict):
@@ -95,6 +100,8 @@ def compare(old: Any, new: Any, where: str, problems: list[str]) -> None:
     if "pattern" in new and old.get("pattern") != new["pattern"]:
         problems.append(f"{where}: pattern {old.get('pattern')!r} is now {new['pattern']!r}")
     required = set(new.get("required", [])) - set(old.get("required", []))
+    if answers_only:
+        required &= set(old.get("properties", {}))
     if required:
         problems.append(f"{where}: newly required: {sorted(required)}")
     old_properties, new_properties = old.get("properties", {}), new.get("properties", {})
@@ -156,12 +163,38 @@ def breaking(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
                     problems,
                 )
     schemas = new.get("components", {}).get("schemas", {})
+    in_requests = _in_requests(new)
     for name, schema in old.get("components", {}).get("schemas", {}).items():
         if name not in schemas:
             problems.append(f"schema {name}: removed")
         else:
-            compare(schema, schemas[name], f"schema {name}", problems)
+            answers_only = name not in in_requests
+            compare(schema, schemas[name], f"schema {name}", problems, answers_only=answers_only)
     return problems
+
+
+def _in_requests(document: dict[str, Any]) -> set[str]:
+    """The names of the component schemas a request body holds, directly or not."""
+    schemas = document.get("components", {}).get("schemas", {})
+    prefix = "#/components/schemas/"
+    todo: list[Any] = [
+        _body_schema(operation["requestBody"])
+        for operations in document.get("paths", {}).values()
+        for method, operation in operations.items()
+        if method in _METHODS and "requestBody" in operation
+    ]
+    found: set[str] = set()
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(prefix) and ref[len(prefix) :] not in found:
+                found.add(ref[len(prefix) :])
+                todo.append(schemas.get(ref[len(prefix) :]))
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,11 +29,12 @@ TESTS = ROOT / "tests"
 RULES = ROOT / "service" / "domino_rules" / "rules"
 HERE = Path(__file__).resolve()
 
-#: A tag as the rulebook writes it: an upper-case prefix and a number. (Tiles, such as
+#: A tag as the rulebook writes it: an upper-case prefix (digits after its first letter, as
+#: ``A5``) and a number. (Tiles, such as
 #: ``[6-4]``, have digits on both sides.)
-TAG = re.compile(r"\[([A-Z]+-[0-9]+)\]")
+TAG = re.compile(r"\[([A-Z][A-Z0-9]*-[0-9]+)\]")
 #: A rule's own line: a list item that opens with its tag.
-DEFINITION = re.compile(r"^- `\[([A-Z]+-[0-9]+)\]`", re.MULTILINE)
+DEFINITION = re.compile(r"^- `\[([A-Z][A-Z0-9]*-[0-9]+)\]`", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def citation(prefixes: Iterable[str]) -> re.Pattern[str]:
     """A cited tag: in brackets with any prefix (so that a prefix the rulebook lacks is
     seen too), or bare with one of ``prefixes``."""
     bare = "|".join(sorted(map(re.escape, prefixes), key=lambda p: (-len(p), p)))
-    return re.compile(rf"\[([A-Z]+-[0-9]+)\]|\b((?:{bare})-[0-9]+)\b")
+    return re.compile(rf"\[([A-Z][A-Z0-9]*-[0-9]+)\]|\b((?:{bare})-[0-9]+)\b")
 
 
 def citations(source: Source, pattern: re.Pattern[str]) -> Iterator[tuple[str, int]]:

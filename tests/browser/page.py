@@ -72,7 +72,8 @@ def set_viewport(driver: Chrome, width: int, height: int) -> None:
 
 @dataclass(frozen=True)
 class Match:
-    """A match to set up: the form's values (options as typed into their fields)."""
+    """A match to set up: the form's values (options as typed into their fields, after
+    the rules variant ``profile`` is chosen, where one is named)."""
 
     ruleset: str
     players: int
@@ -80,6 +81,7 @@ class Match:
     level: str
     seed: str
     options: dict[str, str] = field(default_factory=dict)
+    profile: str = ""
 
 
 @dataclass
@@ -128,6 +130,8 @@ class Playground:
         if not self.by_id("setup-box").get_attribute("open"):
             self.driver.find_element(By.CSS_SELECTOR, "#setup-box > summary").click()
         Select(self.by_id("ruleset")).select_by_value(match.ruleset)
+        if match.profile:
+            Select(self.by_id("profile")).select_by_value(match.profile)
         for name, value in match.options.items():
             field_ = self.by_id(f"option-{name}")
             if field_.tag_name == "select":

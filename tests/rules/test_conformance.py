@@ -22,7 +22,7 @@ from domino_rules import games, rules
 from domino_rules.bots.playout import AnyMatch, AnyRuleset, Step, random_match
 from domino_rules.games.package import GamePackage
 from domino_rules.games.testing import MissingTestsError, declarations_of
-from domino_rules.rules import MoveKind, Status
+from domino_rules.rules import MoveKind, OptionsError, Status
 
 from ..cases import DealCase, Setup, cases_for
 
@@ -32,7 +32,8 @@ FROM_HAND = {MoveKind.PLAY, MoveKind.DISCARD, MoveKind.CAPTURE, MoveKind.PILE}
 
 
 def combinations(ruleset: AnyRuleset) -> list[dict[str, Any]]:
-    """Every combination of the declared int values, bools and enum values."""
+    """Every valid combination of the declared int values, bools and enum values (the
+    combinations a game refuses, ``[A5-14]``'s, are its own tests')."""
     int_values = cases_for(ruleset.id).int_values
     axes = []
     for spec in ruleset.option_specs():
@@ -43,7 +44,15 @@ def combinations(ruleset: AnyRuleset) -> list[dict[str, Any]]:
         else:
             values = spec.allowed
         axes.append([(spec.name, v) for v in values])
-    return [dict(c) for c in itertools.product(*axes)]
+    return [dict(c) for c in itertools.product(*axes) if _valid(ruleset, dict(c))]
+
+
+def _valid(ruleset: AnyRuleset, values: dict[str, Any]) -> bool:
+    try:
+        ruleset.make_options(values)
+    except OptionsError:
+        return False
+    return True
 
 
 class Conformance:

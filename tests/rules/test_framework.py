@@ -60,17 +60,22 @@ MATCHES = 200
 
 def random_options(ruleset: Ruleset[Any, Any], chooser: random.Random) -> Any:
     """Options drawn at random: each integer from the values its game declares
-    (``checked_int_values``), every bool and enum value."""
+    (``checked_int_values``), every bool and enum value; drawn again where the game
+    refuses the combination (``[A5-14]``'s options that do not go together)."""
     int_values = cases_for(ruleset.id).checked_int_values
-    values: dict[str, Any] = {}
-    for spec in ruleset.option_specs():
-        if spec.type == "int":
-            values[spec.name] = chooser.choice(int_values.get(spec.name, (spec.default,)))
-        elif spec.type == "bool":
-            values[spec.name] = chooser.random() < 0.5
-        else:
-            values[spec.name] = chooser.choice(spec.allowed)
-    return ruleset.make_options(values)
+    while True:
+        values: dict[str, Any] = {}
+        for spec in ruleset.option_specs():
+            if spec.type == "int":
+                values[spec.name] = chooser.choice(int_values.get(spec.name, (spec.default,)))
+            elif spec.type == "bool":
+                values[spec.name] = chooser.random() < 0.5
+            else:
+                values[spec.name] = chooser.choice(spec.allowed)
+        try:
+            return ruleset.make_options(values)
+        except OptionsError:
+            continue
 
 
 def random_match(

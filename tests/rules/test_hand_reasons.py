@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: A tile as a reason would write it: digits on both sides (a rule tag has letters).
 TILE = re.compile(r"\[\d+-\d+\]")
 #: A rule tag in a reason.
-TAG = re.compile(r"\[([A-Z]+)-([0-9]+)\]")
+TAG = re.compile(r"\[([A-Z][A-Z0-9]*)-([0-9]+)\]")
 #: Words of a reason that say less than the hand's final state told, once the match no
 #: longer holds it: a tie-break step (an earlier hand's discards); each game adds its own
 #: (``reasons_later_say``: which of two seats left with 0 pips went out, say).
@@ -43,7 +43,7 @@ MATCHES = 40
 
 def _rulebook_tags() -> set[str]:
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    return set(re.findall(r"^- `\[([A-Z]+-[0-9]+)\]`", text, re.MULTILINE))
+    return set(re.findall(r"^- `\[([A-Z][A-Z0-9]*-[0-9]+)\]`", text, re.MULTILINE))
 
 
 RULEBOOK_TAGS = _rulebook_tags()

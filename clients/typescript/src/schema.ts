@@ -276,7 +276,7 @@ export interface components {
             /** @description the lake tile captured (Tiu U) `null` is taken as omitted. */
             target?: components["schemas"]["TileInput"] | null;
             /** @description the end of the line played on (Throw-up) A value may also be given by its number. `null` is taken as omitted. */
-            end?: components["schemas"]["End"] | (0 | 1 | 2) | null;
+            end?: components["schemas"]["End"] | (0 | 1 | 2 | 3 | 4) | null;
             /**
              * Format: int32
              * @description the half a Tsair Deng leader leaves open Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
@@ -335,7 +335,7 @@ export interface components {
             /** @description `null` is taken as omitted. */
             target?: components["schemas"]["TileInput"] | null;
             /** @description A value may also be given by its number. `null` is taken as omitted. */
-            end?: components["schemas"]["End"] | (0 | 1 | 2) | null;
+            end?: components["schemas"]["End"] | (0 | 1 | 2 | 3 | 4) | null;
             /**
              * Format: int32
              * @description Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
@@ -366,7 +366,22 @@ export interface components {
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `ruleset`).
+         */
+        OptionsOutput: {
+            one_arm_joe?: components["schemas"]["OneArmJoeOptionsOutput"];
+            tsair_deng?: components["schemas"]["TsairDengOptionsOutput"];
+            tiu_u?: components["schemas"]["TiuUOptionsOutput"];
+            throw_up?: components["schemas"]["ThrowUpOptionsOutput"];
+            block?: components["schemas"]["BlockOptionsOutput"];
+            dancing_dragons?: components["schemas"]["DancingDragonsOptionsOutput"];
+            all_fives?: components["schemas"]["AllFivesOptionsOutput"];
+        } & unknown;
+        /**
+         * @description One typed message per ruleset; the oneof field names are the ruleset ids.
+         *     An omitted option takes its default.
+         *
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `ruleset`).
          *
          *     `{}`, or every member `null`: as if the field were omitted.
          */
@@ -383,7 +398,27 @@ export interface components {
             block?: components["schemas"]["BlockOptions"] | null;
             /** @description Also accepted as `dancingDragons`. `null` is taken as omitted. */
             dancing_dragons?: components["schemas"]["DancingDragonsOptions"] | null;
+            /** @description Also accepted as `allFives`. `null` is taken as omitted. */
+            all_fives?: components["schemas"]["AllFivesOptions"] | null;
         } & unknown;
+        OneArmJoeOptionsOutput: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [OAJ-1] Optional: absent when unset.
+             */
+            set_max_pip?: number;
+            /** @description default false [OAJ-5] Optional: absent when unset. */
+            lead_double_bonus?: boolean;
+            /** @description default OTHERS_TOTAL [OAJ-9] */
+            scoring: components["schemas"]["OneArmJoeOptions.Scoring"];
+            /** @description default NO_SCORE [OAJ-9] */
+            tie: components["schemas"]["OneArmJoeOptions.Tie"];
+            /**
+             * Format: int32
+             * @description default 100; 0 = a single hand [OAJ-10] Optional: absent when unset.
+             */
+            target_score?: number;
+        };
         OneArmJoeOptions: {
             /**
              * Format: int32
@@ -402,6 +437,22 @@ export interface components {
              */
             target_score?: number | null;
         };
+        TsairDengOptionsOutput: {
+            /** @description default CHINESE [TD-1] */
+            tile_set: components["schemas"]["TsairDengOptions.TileSet"];
+            /** @description default false [TD-5] Optional: absent when unset. */
+            must_play_if_able?: boolean;
+            /**
+             * Format: int32
+             * @description default 4 [TD-10] Optional: absent when unset.
+             */
+            hands?: number;
+            /**
+             * Format: int32
+             * @description default 0 (play `hands` hands) [TD-10] Optional: absent when unset.
+             */
+            target_score?: number;
+        };
         TsairDengOptions: {
             /** @description default CHINESE [TD-1] Also accepted as `tileSet`. A value may also be given by its number. `null` is taken as omitted. */
             tile_set?: components["schemas"]["TsairDengOptions.TileSet"] | (0 | 1 | 2) | null;
@@ -418,6 +469,17 @@ export interface components {
              */
             target_score?: number | null;
         };
+        TiuUOptionsOutput: {
+            /** @description default false [TU-5] Optional: absent when unset. */
+            may_decline?: boolean;
+            /** @description default DOUBLE_SIX_ONLY */
+            red_sixes: components["schemas"]["TiuUOptions.RedSixes"];
+            /**
+             * Format: int32
+             * @description default 1 [TU-10] Optional: absent when unset.
+             */
+            hands?: number;
+        };
         TiuUOptions: {
             /** @description default false [TU-5] Optional: may be omitted. Also accepted as `mayDecline`. `null` is taken as omitted. */
             may_decline?: boolean | null;
@@ -428,6 +490,40 @@ export interface components {
              * @description default 1 [TU-10] Optional: may be omitted. `null` is taken as omitted.
              */
             hands?: number | null;
+        };
+        BlockOptionsOutput: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [BLK-1] Optional: absent when unset.
+             */
+            set_max_pip?: number;
+            /** @description default false; exactly 4 players [BLK-2] Optional: absent when unset. */
+            partnership?: boolean;
+            /**
+             * Format: int32
+             * @description default 0: 7 or 5 as [BLK-2] says Optional: absent when unset.
+             */
+            hand_size?: number;
+            /** @description default false: the Block game [BLK-3] Optional: absent when unset. */
+            draw?: boolean;
+            /**
+             * Format: int32
+             * @description default 0 [BLK-3] Optional: absent when unset.
+             */
+            boneyard_keep?: number;
+            /** @description default HIGHEST_DOUBLE [BLK-4] */
+            first_lead: components["schemas"]["BlockOptions.FirstLead"];
+            /** @description default true [BLK-10] Optional: absent when unset. */
+            domino_wins?: boolean;
+            /** @description default OTHERS_TOTAL [BLK-11] */
+            scoring: components["schemas"]["BlockOptions.Scoring"];
+            /**
+             * Format: int32
+             * @description default 100; 0 = a single hand [BLK-12] Optional: absent when unset.
+             */
+            target_score?: number;
+            /** @description default AS_FIRST [BLK-13] */
+            next_lead: components["schemas"]["BlockOptions.NextLead"];
         };
         BlockOptions: {
             /**
@@ -463,6 +559,20 @@ export interface components {
             /** @description default AS_FIRST [BLK-13] Also accepted as `nextLead`. A value may also be given by its number. `null` is taken as omitted. */
             next_lead?: components["schemas"]["BlockOptions.NextLead"] | (0 | 1 | 2 | 3) | null;
         };
+        DancingDragonsOptionsOutput: {
+            /** @description default true [DD-5] Optional: absent when unset. */
+            must_play_if_able?: boolean;
+            /**
+             * Format: int32
+             * @description default 4 [DD-9] Optional: absent when unset.
+             */
+            hands?: number;
+            /**
+             * Format: int32
+             * @description default 0 (play `hands` hands) [DD-9] Optional: absent when unset.
+             */
+            target_score?: number;
+        };
         DancingDragonsOptions: {
             /** @description default true [DD-5] Optional: may be omitted. Also accepted as `mustPlayIfAble`. `null` is taken as omitted. */
             must_play_if_able?: boolean | null;
@@ -476,6 +586,103 @@ export interface components {
              * @description default 0 (play `hands` hands) [DD-9] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
              */
             target_score?: number | null;
+        };
+        AllFivesOptionsOutput: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [A5-1] Optional: absent when unset.
+             */
+            set_max_pip?: number;
+            /** @description default false; exactly 4 players [A5-2] Optional: absent when unset. */
+            partnership?: boolean;
+            /**
+             * Format: int32
+             * @description default 0: 7 to two players, else 5 [A5-2] Optional: absent when unset.
+             */
+            hand_size?: number;
+            /** @description default true; false: Fives and Threes [A5-3] Optional: absent when unset. */
+            draw?: boolean;
+            /**
+             * Format: int32
+             * @description default 0 [A5-3] Optional: absent when unset.
+             */
+            boneyard_keep?: number;
+            /** @description default ANY_TILE [A5-4] */
+            first_lead: components["schemas"]["AllFivesOptions.FirstLead"];
+            /** @description default WINNER [A5-5] */
+            next_lead: components["schemas"]["AllFivesOptions.NextLead"];
+            /** @description default FIRST_DOUBLE [A5-7] */
+            spinner: components["schemas"]["AllFivesSpinner"];
+            /** @description default FIVES [A5-9] */
+            play_scoring: components["schemas"]["AllFivesOptions.PlayScoring"];
+            /** @description default false [A5-9] Optional: absent when unset. */
+            divide_by_five?: boolean;
+            /** @description default false [A5-10] Optional: absent when unset. */
+            partners_play_out?: boolean;
+            /** @description default OTHERS_ROUNDED [A5-11] */
+            hand_bonus: components["schemas"]["AllFivesOptions.HandBonus"];
+            /**
+             * Format: int32
+             * @description default 200; 0 = a single hand [A5-12] Optional: absent when unset.
+             */
+            target_score?: number;
+            /** @description default false [A5-12] Optional: absent when unset. */
+            finish_hand?: boolean;
+            /** @description default false [A5-12] Optional: absent when unset. */
+            exact_target?: boolean;
+        };
+        AllFivesOptions: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [A5-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /** @description default false; exactly 4 players [A5-2] Optional: may be omitted. `null` is taken as omitted. */
+            partnership?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0: 7 to two players, else 5 [A5-2] Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /** @description default true; false: Fives and Threes [A5-3] Optional: may be omitted. `null` is taken as omitted. */
+            draw?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0 [A5-3] Optional: may be omitted. Also accepted as `boneyardKeep`. `null` is taken as omitted.
+             */
+            boneyard_keep?: number | null;
+            /** @description default ANY_TILE [A5-4] Also accepted as `firstLead`. A value may also be given by its number. `null` is taken as omitted. */
+            first_lead?: components["schemas"]["AllFivesOptions.FirstLead"] | (0 | 1 | 2) | null;
+            /** @description default WINNER [A5-5] Also accepted as `nextLead`. A value may also be given by its number. `null` is taken as omitted. */
+            next_lead?: components["schemas"]["AllFivesOptions.NextLead"] | (0 | 1 | 2 | 3) | null;
+            /** @description default FIRST_DOUBLE [A5-7] A value may also be given by its number. `null` is taken as omitted. */
+            spinner?: components["schemas"]["AllFivesSpinner"] | (0 | 1 | 2) | null;
+            /** @description default FIVES [A5-9] Also accepted as `playScoring`. A value may also be given by its number. `null` is taken as omitted. */
+            play_scoring?: components["schemas"]["AllFivesOptions.PlayScoring"] | (0 | 1 | 2) | null;
+            /** @description default false [A5-9] Optional: may be omitted. Also accepted as `divideByFive`. `null` is taken as omitted. */
+            divide_by_five?: boolean | null;
+            /** @description default false [A5-10] Optional: may be omitted. Also accepted as `partnersPlayOut`. `null` is taken as omitted. */
+            partners_play_out?: boolean | null;
+            /** @description default OTHERS_ROUNDED [A5-11] Also accepted as `handBonus`. A value may also be given by its number. `null` is taken as omitted. */
+            hand_bonus?: components["schemas"]["AllFivesOptions.HandBonus"] | (0 | 1 | 2 | 3 | 4) | null;
+            /**
+             * Format: int32
+             * @description default 200; 0 = a single hand [A5-12] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+            /** @description default false [A5-12] Optional: may be omitted. Also accepted as `finishHand`. `null` is taken as omitted. */
+            finish_hand?: boolean | null;
+            /** @description default false [A5-12] Optional: may be omitted. Also accepted as `exactTarget`. `null` is taken as omitted. */
+            exact_target?: boolean | null;
+        };
+        ThrowUpOptionsOutput: {
+            /** @description default false [THR-4] Optional: absent when unset. */
+            rethrow_repeats?: boolean;
+            /**
+             * Format: int32
+             * @description default 2 [THR-11] Optional: absent when unset.
+             */
+            hands_per_player?: number;
         };
         ThrowUpOptions: {
             /** @description default false [THR-4] Optional: may be omitted. Also accepted as `rethrowRepeats`. `null` is taken as omitted. */
@@ -499,6 +706,7 @@ export interface components {
              * @example throw_up
              * @example block
              * @example dancing_dragons
+             * @example all_fives
              */
             id: string;
             name: string;
@@ -520,6 +728,21 @@ export interface components {
             low_wins: boolean;
             /** @description how a client draws it */
             drawing?: components["schemas"]["Drawing"];
+            /** @description named option sets (empty for a ruleset without any) */
+            profiles: components["schemas"]["Profile"][];
+        };
+        /**
+         * @description A named set of options a client can pick: a complete, valid options value for the
+         *     ruleset, every option it does not name at its default.
+         */
+        Profile: {
+            /** @description "fives_and_threes" */
+            id: string;
+            /** @description "Fives and Threes" */
+            name: string;
+            /** @description where it comes from and what it changes, in words */
+            description: string;
+            options?: components["schemas"]["OptionsOutput"];
         };
         /**
          * @description How a client draws a ruleset. Every part reads the ruleset's own table message in a view
@@ -594,7 +817,7 @@ export interface components {
              * @description A ruleset id, as `ListRulesets` lists them. Required: omitted, the request is refused (`UNKNOWN_RULESET`).
              * @enum {string}
              */
-            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up" | "block" | "dancing_dragons";
+            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up" | "block" | "dancing_dragons" | "all_fives";
             /**
              * Format: int32
              * @description Required: omitted, the request is refused (`BAD_PLAYER_COUNT`).
@@ -725,7 +948,7 @@ export interface components {
              */
             seat?: number | null;
         };
-        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons` (oneof `table`). */
+        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `table`). */
         GetViewResponse: {
             /**
              * @description A ruleset id, as `ListRulesets` lists them.
@@ -735,6 +958,7 @@ export interface components {
              * @example throw_up
              * @example block
              * @example dancing_dragons
+             * @example all_fives
              */
             ruleset: string;
             /**
@@ -777,6 +1001,7 @@ export interface components {
             throw_up?: components["schemas"]["ThrowUpTable"];
             block?: components["schemas"]["BlockTable"];
             dancing_dragons?: components["schemas"]["DancingDragonsTable"];
+            all_fives?: components["schemas"]["AllFivesTable"];
         } & unknown;
         /** @description The single arm, in the order played from the lead double [OAJ-4]. */
         OneArmJoeTable: {
@@ -964,6 +1189,66 @@ export interface components {
             discard_counts: number[];
         };
         /**
+         * @description The layout of an all_fives hand [A5-13]: the line left to right with the spinner's place
+         *     in it, the UP and DOWN arms from the spinner outwards, each open end's number, the count,
+         *     the points each seat has scored in this hand, and the hand's leader.
+         */
+        AllFivesTable: {
+            /** @description left to right */
+            line: components["schemas"]["LaidTile"][];
+            /**
+             * Format: int32
+             * @description the spinner's index in `line`; unset while there is none Optional: absent when unset.
+             */
+            spinner?: number;
+            /** @description from the spinner outwards */
+            up: components["schemas"]["AllFivesTable.ArmTile"][];
+            down: components["schemas"]["AllFivesTable.ArmTile"][];
+            /**
+             * Format: int32
+             * @description unset before the lead Optional: absent when unset.
+             */
+            left_end?: number;
+            /**
+             * Format: int32
+             * @description Optional: absent when unset.
+             */
+            right_end?: number;
+            /**
+             * Format: int32
+             * @description unset until UP and DOWN open Optional: absent when unset.
+             */
+            up_end?: number;
+            /**
+             * Format: int32
+             * @description Optional: absent when unset.
+             */
+            down_end?: number;
+            /**
+             * Format: int32
+             * @description the count after the last play (0 before the lead) [A5-8]
+             */
+            count: number;
+            /** @description per seat, this hand so far (bonus included once over) */
+            hand_points: number[];
+            /** Format: int32 */
+            leader: number;
+        };
+        /** @description A tile of the UP or DOWN arm. */
+        "AllFivesTable.ArmTile": {
+            tile?: components["schemas"]["Tile"];
+            /**
+             * Format: int32
+             * @description the pip facing the spinner
+             */
+            inner: number;
+            /**
+             * Format: int32
+             * @description the pip facing away from it
+             */
+            outer: number;
+        };
+        /**
          * @description A match record, format 1 (docs/records.md): what it takes to deal and play a match again,
          *     and what each move produced. Its JSON form (proto3 JSON) is the contract; its JSON Schema
          *     is served at /schemas/match-record.json.
@@ -1118,14 +1403,16 @@ export interface components {
          */
         MoveKind: "PLAY" | "DRAW" | "PASS" | "DISCARD" | "CAPTURE" | "CAPTURE_DRAWN" | "PILE" | "NEXT_HAND";
         /**
-         * @description An end of a two-ended line (Throw-up).
+         * @description An end of a two-ended line (Throw-up), and a spinner's two extra arms (All Fives).
          *
          *     - `END_UNSPECIFIED`
          *     - `LEFT`
          *     - `RIGHT`
+         *     - `UP`: the spinner's first extra arm [A5-7]
+         *     - `DOWN`: the spinner's second extra arm [A5-7]
          * @enum {string}
          */
-        End: "END_UNSPECIFIED" | "LEFT" | "RIGHT";
+        End: "END_UNSPECIFIED" | "LEFT" | "RIGHT" | "UP" | "DOWN";
         /**
          * @description - `STATUS_UNSPECIFIED`
          *     - `IN_PROGRESS`
@@ -1143,9 +1430,21 @@ export interface components {
          *     - `IDLE_ROUNDS`: two rounds in a row in which nobody laid a tile [THR-9]
          *     - `WOODPILE_EXHAUSTED`: the woodpile ran out and the last draw was resolved [TU-8]
          *     - `ALL_TILES_PLACED`: every player played or discarded every tile [TD-7]
+         *     - `TARGET_REACHED`: a side reached the match's target during the hand [A5-12]
          * @enum {string}
          */
-        HandEnd: "HAND_END_UNSPECIFIED" | "DOMINOED" | "BLOCKED" | "IDLE_ROUNDS" | "WOODPILE_EXHAUSTED" | "ALL_TILES_PLACED";
+        HandEnd: "HAND_END_UNSPECIFIED" | "DOMINOED" | "BLOCKED" | "IDLE_ROUNDS" | "WOODPILE_EXHAUSTED" | "ALL_TILES_PLACED" | "TARGET_REACHED";
+        /**
+         * @description The spinner of all_fives [A5-7]. It is not inside AllFivesOptions because protobuf gives
+         *     an enum's values the scope of the enum's parent, and AllFivesOptions.HandBonus has a NONE
+         *     too.
+         *
+         *     - `ALL_FIVES_SPINNER_UNSPECIFIED`
+         *     - `FIRST_DOUBLE`
+         *     - `NONE`
+         * @enum {string}
+         */
+        AllFivesSpinner: "ALL_FIVES_SPINNER_UNSPECIFIED" | "FIRST_DOUBLE" | "NONE";
         /**
          * @description How strong a bot plays.
          *
@@ -1234,6 +1533,37 @@ export interface components {
          */
         "BlockOptions.NextLead": "NEXT_LEAD_UNSPECIFIED" | "AS_FIRST" | "WINNER" | "NEXT_SEAT";
         /**
+         * @description - `FIRST_LEAD_UNSPECIFIED`
+         *     - `ANY_TILE`
+         *     - `HIGHEST_DOUBLE`
+         * @enum {string}
+         */
+        "AllFivesOptions.FirstLead": "FIRST_LEAD_UNSPECIFIED" | "ANY_TILE" | "HIGHEST_DOUBLE";
+        /**
+         * @description - `NEXT_LEAD_UNSPECIFIED`
+         *     - `WINNER`
+         *     - `NEXT_SEAT`
+         *     - `AS_FIRST`
+         * @enum {string}
+         */
+        "AllFivesOptions.NextLead": "NEXT_LEAD_UNSPECIFIED" | "WINNER" | "NEXT_SEAT" | "AS_FIRST";
+        /**
+         * @description - `PLAY_SCORING_UNSPECIFIED`
+         *     - `FIVES`
+         *     - `FIVES_AND_THREES`
+         * @enum {string}
+         */
+        "AllFivesOptions.PlayScoring": "PLAY_SCORING_UNSPECIFIED" | "FIVES" | "FIVES_AND_THREES";
+        /**
+         * @description - `HAND_BONUS_UNSPECIFIED`
+         *     - `OTHERS_ROUNDED`
+         *     - `OTHERS_MINUS_OWN_ROUNDED`
+         *     - `CHIP_OUT_POINT`
+         *     - `NONE`
+         * @enum {string}
+         */
+        "AllFivesOptions.HandBonus": "HAND_BONUS_UNSPECIFIED" | "OTHERS_ROUNDED" | "OTHERS_MINUS_OWN_ROUNDED" | "CHIP_OUT_POINT" | "NONE";
+        /**
          * @description What the table looks like, and the table fields each kind reads.
          *
          *     - `LAYOUT_UNSPECIFIED`: no table of its own: the parts every view has
@@ -1241,9 +1571,10 @@ export interface components {
          *     - `PLACES`: numbered places, top tiles showing: places, played, open_pip, discards
          *     - `LAKE`: a lake caught by matching totals: lake, piles, drawn, catches
          *     - `LINE`: two open ends: line, left_end, right_end (and dice, round, qualifying)
+         *     - `CROSS`: a line with a spinner and its UP and DOWN arms: line, spinner, up,
          * @enum {string}
          */
-        "Drawing.Layout": "LAYOUT_UNSPECIFIED" | "ARM" | "PLACES" | "LAKE" | "LINE";
+        "Drawing.Layout": "LAYOUT_UNSPECIFIED" | "ARM" | "PLACES" | "LAKE" | "LINE" | "CROSS";
         /**
          * @description How tiles are painted.
          *
@@ -1390,11 +1721,55 @@ export interface components {
              */
             target_score?: number | null;
         };
+        AllFivesOptionsInRecord: {
+            /**
+             * Format: int32
+             * @description 6..18, default 6 [A5-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /** @description default false; exactly 4 players [A5-2] Optional: may be omitted. `null` is taken as omitted. */
+            partnership?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0: 7 to two players, else 5 [A5-2] Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /** @description default true; false: Fives and Threes [A5-3] Optional: may be omitted. `null` is taken as omitted. */
+            draw?: boolean | null;
+            /**
+             * Format: int32
+             * @description default 0 [A5-3] Optional: may be omitted. Also accepted as `boneyardKeep`. `null` is taken as omitted.
+             */
+            boneyard_keep?: number | null;
+            /** @description default ANY_TILE [A5-4] Also accepted as `firstLead`. A value may also be given by its number. `null` is taken as omitted. */
+            first_lead?: components["schemas"]["AllFivesOptions.FirstLead"] | number | null;
+            /** @description default WINNER [A5-5] Also accepted as `nextLead`. A value may also be given by its number. `null` is taken as omitted. */
+            next_lead?: components["schemas"]["AllFivesOptions.NextLead"] | number | null;
+            /** @description default FIRST_DOUBLE [A5-7] A value may also be given by its number. `null` is taken as omitted. */
+            spinner?: components["schemas"]["AllFivesSpinner"] | number | null;
+            /** @description default FIVES [A5-9] Also accepted as `playScoring`. A value may also be given by its number. `null` is taken as omitted. */
+            play_scoring?: components["schemas"]["AllFivesOptions.PlayScoring"] | number | null;
+            /** @description default false [A5-9] Optional: may be omitted. Also accepted as `divideByFive`. `null` is taken as omitted. */
+            divide_by_five?: boolean | null;
+            /** @description default false [A5-10] Optional: may be omitted. Also accepted as `partnersPlayOut`. `null` is taken as omitted. */
+            partners_play_out?: boolean | null;
+            /** @description default OTHERS_ROUNDED [A5-11] Also accepted as `handBonus`. A value may also be given by its number. `null` is taken as omitted. */
+            hand_bonus?: components["schemas"]["AllFivesOptions.HandBonus"] | number | null;
+            /**
+             * Format: int32
+             * @description default 200; 0 = a single hand [A5-12] Optional: may be omitted. Also accepted as `targetScore`. `null` is taken as omitted.
+             */
+            target_score?: number | null;
+            /** @description default false [A5-12] Optional: may be omitted. Also accepted as `finishHand`. `null` is taken as omitted. */
+            finish_hand?: boolean | null;
+            /** @description default false [A5-12] Optional: may be omitted. Also accepted as `exactTarget`. `null` is taken as omitted. */
+            exact_target?: boolean | null;
+        };
         /**
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `ruleset`).
          *
          *     `{}`, or every member `null`: as if the field were omitted.
          */
@@ -1411,6 +1786,8 @@ export interface components {
             block?: components["schemas"]["BlockOptionsInRecord"] | null;
             /** @description Also accepted as `dancingDragons`. `null` is taken as omitted. */
             dancing_dragons?: components["schemas"]["DancingDragonsOptionsInRecord"] | null;
+            /** @description Also accepted as `allFives`. `null` is taken as omitted. */
+            all_fives?: components["schemas"]["AllFivesOptionsInRecord"] | null;
         } & unknown;
         /** @description A domino, high end first: [6-4] is {high: 6, low: 4}. */
         TileInRecord: {

@@ -55,6 +55,7 @@ INSTALLED = (
     "domino_rules.games.throw_up",
     "domino_rules.games.block",
     "domino_rules.games.dancing_dragons",
+    "domino_rules.games.all_fives",
 )
 #: The environment variable that installs more games (module names, comma-separated).
 ENVIRONMENT = "DOMINO_RULES_GAMES"

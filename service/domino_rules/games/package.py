@@ -48,6 +48,13 @@ class Layout(enum.Enum):
     #: ``right_end``, and, where the game throws dice, ``dice``, ``round``, ``qualifying``
     #: and ``idle_rounds``.
     LINE = "LINE"
+    #: A line with a spinner, whose two more arms grow from it once both its sides are
+    #: touched: ``line`` (``left``, ``right``), ``spinner`` (its index in ``line``, unset
+    #: while there is none), ``up`` and ``down`` (``inner``, ``outer``, from the spinner
+    #: outwards), ``left_end``, ``right_end``, ``up_end``, ``down_end`` (each unset while
+    #: that end is not open), ``count`` (the count after the last play) and
+    #: ``hand_points`` (per seat, this hand so far).
+    CROSS = "CROSS"
 
 
 class Faces(enum.Enum):
@@ -151,6 +158,22 @@ class GamePackage:
             raise PackageError(f"{name}: GAME.shortest or GAME.long_match: {exc}") from None
         if not low <= players <= high:
             raise PackageError(f"{name}: GAME.long_match seats {players}, not {low} to {high}")
+        self._check_profiles()
+
+    def _check_profiles(self) -> None:
+        name, seen = self.ruleset.id, set()
+        for profile in self.ruleset.profiles:
+            if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", profile.id) or profile.id in seen:
+                raise PackageError(
+                    f"{name}: profile id {profile.id!r} is not a new lowercase identifier"
+                )
+            seen.add(profile.id)
+            if not profile.name or not profile.description:
+                raise PackageError(f"{name}: profile {profile.id!r} needs a name and a description")
+            try:
+                self.ruleset.make_options(profile.options)
+            except OptionsError as exc:
+                raise PackageError(f"{name}: profile {profile.id!r}: {exc}") from None
 
     def _check_drawing(self) -> None:
         name, drawing, table = self.ruleset.id, self.drawing, self.ruleset.table_type

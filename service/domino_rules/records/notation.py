@@ -41,7 +41,7 @@ __all__ = [
 
 _TILE = re.compile(r"(\d{1,2})-(\d{1,2})\Z")
 _SEAT = re.compile(r"s(\d{1,2})\Z")
-_END = {"left": pb.LEFT, "right": pb.RIGHT}
+_END = {"left": pb.LEFT, "right": pb.RIGHT, "up": pb.UP, "down": pb.DOWN}
 _END_TEXT = {number: word for word, number in _END.items()}
 
 

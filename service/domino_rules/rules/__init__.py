@@ -26,7 +26,7 @@ from .match import HandEnd, HandResult, HandState, Match, Status
 from .moves import End, Move, MoveKind
 from .options import OptionSpec
 from .registry import all_rulesets, get, most_players
-from .ruleset import Ruleset
+from .ruleset import Profile, Ruleset
 from .tiles import Tile
 from .views import Score, View
 
@@ -49,6 +49,7 @@ __all__ = [
     "OptionSpec",
     "OptionsError",
     "PlayerCountError",
+    "Profile",
     "RulesError",
     "Ruleset",
     "Score",

@@ -27,6 +27,7 @@ from .moves import End, Move, MoveKind
 from .tiles import Tile, double_n
 
 __all__ = [
+    "END_ORDER",
     "LaidTile",
     "blocked",
     "check_chain",
@@ -35,6 +36,8 @@ __all__ = [
     "fits",
     "lay",
     "play_event",
+    "play_move",
+    "play_table",
     "plays_at_ends",
 ]
 
@@ -99,29 +102,42 @@ def blocked(hands: tuple[tuple[Tile, ...], ...], line: tuple[LaidTile, ...]) -> 
 
 
 def play_event(seat: int, tile: Tile, end: End | None) -> tuple[Event, ...]:
-    """``(Event(PLAY, seat=seat, tile=tile, end=end),)``, made once and then shared."""
+    """``(Event(PLAY, seat=seat, tile=tile, end=end),)``, made once and then shared (any
+    end, a spinner's ``UP`` and ``DOWN`` too)."""
     return _play_events(seat)[tile.code][_END_INDEX[end]]
 
 
+def play_table(seat: int) -> tuple[tuple[Move, ...], ...]:
+    """Every play of ``seat``, made once: per tile code, one move per end in the order of
+    :data:`END_ORDER` (a game that lists many plays indexes it without hashing an end)."""
+    return _plays_at(seat)
+
+
+def play_move(seat: int, tile: Tile, end: End | None) -> Move:
+    """``Move(seat, PLAY, tile, end=end)`` at any end (``None``: a lead), made once and
+    then shared."""
+    return _plays_at(seat)[tile.code][_END_INDEX[end]]
+
+
 _TILES = double_n(18)
-_END_INDEX = {End.LEFT: 0, End.RIGHT: 1, None: 2}
+_END_INDEX = {End.LEFT: 0, End.RIGHT: 1, None: 2, End.UP: 3, End.DOWN: 4}
+#: The ends of :func:`play_table`'s moves, in order (``None``: a lead).
+END_ORDER: tuple[End | None, ...] = tuple(_END_INDEX)
 
 
 @functools.cache
-def _plays_at(seat: int) -> tuple[tuple[Move, Move], ...]:
-    """Per tile code: the plays of ``seat`` at the left and at the right end."""
+def _plays_at(seat: int) -> tuple[tuple[Move, ...], ...]:
+    """Per tile code: the plays of ``seat`` at each end, by :data:`_END_INDEX` (the
+    lead's place, ``None``, holds a lead: a play without an end)."""
     return tuple(
-        (
-            Move(seat, MoveKind.PLAY, tile, end=End.LEFT),
-            Move(seat, MoveKind.PLAY, tile, end=End.RIGHT),
-        )
-        for tile in _TILES
+        tuple(Move(seat, MoveKind.PLAY, tile, end=end) for end in _END_INDEX) for tile in _TILES
     )
 
 
 @functools.cache
 def _play_events(seat: int) -> tuple[tuple[tuple[Event, ...], ...], ...]:
-    """Per tile code, per end (left, right, none): the events of ``seat``'s play."""
+    """Per tile code, per end (left, right, none, up, down): the events of ``seat``'s
+    play."""
     return tuple(
         tuple((Event(EventKind.PLAY, seat=seat, tile=tile, end=end),) for end in _END_INDEX)
         for tile in _TILES

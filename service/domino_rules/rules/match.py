@@ -39,6 +39,7 @@ class HandEnd(enum.Enum):
     IDLE_ROUNDS = "IDLE_ROUNDS"  # rounds in a row in which nobody laid a tile
     WOODPILE_EXHAUSTED = "WOODPILE_EXHAUSTED"  # the last tile was drawn and resolved
     ALL_TILES_PLACED = "ALL_TILES_PLACED"  # every tile was played or discarded
+    TARGET_REACHED = "TARGET_REACHED"  # a side reached the match's target during the hand
 
 
 @dataclass(frozen=True)

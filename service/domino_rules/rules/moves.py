@@ -28,10 +28,13 @@ class MoveKind(enum.Enum):
 
 
 class End(enum.Enum):
-    """An end of a two-ended line."""
+    """An end of a two-ended line, and the two more ends a spinner opens (All Fives'
+    ``[A5-7]``). Members are only ever appended (states store the position)."""
 
     LEFT = "LEFT"
     RIGHT = "RIGHT"
+    UP = "UP"
+    DOWN = "DOWN"
 
 
 #: Kinds whose move names a tile, and those that also name a target.
@@ -141,7 +144,7 @@ class Move:
             if self.kind is not MoveKind.PLAY:
                 return f"{kind} takes no end"
             if not isinstance(self.end, End):
-                return "the end must be End.LEFT or End.RIGHT"
+                return "the end must be an End: LEFT, RIGHT, UP or DOWN"
         if self.open_pip is not None:
             if self.kind is not MoveKind.PLAY:
                 return f"{kind} takes no open_pip"

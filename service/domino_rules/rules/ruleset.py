@@ -67,6 +67,7 @@ from .views import HandReasons, Score, View
 
 __all__ = [
     "HAND_END_WORDS",
+    "Profile",
     "Ruleset",
     "TieBreak",
     "points_text",
@@ -108,6 +109,7 @@ HAND_END_WORDS: Mapping[HandEnd, str] = {
     HandEnd.IDLE_ROUNDS: "Two rounds in a row without a tile laid",
     HandEnd.WOODPILE_EXHAUSTED: "The woodpile is exhausted",
     HandEnd.ALL_TILES_PLACED: "Every tile played or discarded",
+    HandEnd.TARGET_REACHED: "The target was reached during the hand",
 }
 
 
@@ -193,6 +195,21 @@ def _in_order(said: list[str], steps: Sequence[TieBreak]) -> str:
     return ", then ".join([*said, f"the first of these that separates them: {order}"])
 
 
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A named set of options a client can pick (``ListRulesets``): the options it names
+    (by name, enums by their names, as :meth:`Ruleset.make_options` takes them), every
+    other at its default. The catalogue refuses a game whose profile is not valid."""
+
+    #: A lowercase identifier, unique in its ruleset: ``"fives_and_threes"``.
+    id: str
+    #: Its name for people: ``"Fives and Threes"``.
+    name: str
+    #: Where it comes from and what it changes, in words.
+    description: str
+    options: Mapping[str, Any]
+
+
 class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
     """Base of every ruleset. Subclasses set the class attributes and implement the
     abstract hooks; the other hooks have defaults that fit most games.
@@ -221,6 +238,8 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
     #: True where a hand may end with no winner (a tie that nobody wins, ``[BLK-10]``):
     #: its ``HandResult.winners`` is then empty.
     hands_may_have_no_winner: ClassVar[bool] = False
+    #: Named sets of options (:class:`Profile`), in the order ``ListRulesets`` lists them.
+    profiles: ClassVar[tuple[Profile, ...]] = ()
 
     # ---- hooks every ruleset implements ---------------------------------------
 

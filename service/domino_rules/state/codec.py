@@ -347,6 +347,13 @@ def ruleset_to_pb(ruleset: Ruleset[Any, Any]) -> pb.RulesetInfo:
             option.min = spec.minimum
         if spec.maximum is not None:
             option.max = spec.maximum
+    for profile in ruleset.profiles:
+        info.profiles.add(
+            id=profile.id,
+            name=profile.name,
+            description=profile.description,
+            options=options_to_pb(ruleset, ruleset.make_options(profile.options)),
+        )
     for level, text in BOT_LEVELS.items():
         if level is bots.Level.GREEDY:
             text = f"{text}: {game.bot.greedy_text}"

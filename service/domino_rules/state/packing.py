@@ -62,7 +62,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import games
-from ..rules import Match, Ruleset, Tile
+from ..rules import End, HandEnd, Match, Ruleset, Tile
 from ..rules.building import frozen_builder
 from ..rules.limits import MAX_EVENTS, MAX_HANDS
 from ..rules.tiles import MAX_PIP
@@ -123,6 +123,19 @@ def _fields(cls: type, bound: dict[str, Any]) -> list[tuple[str, Any]]:
     return [(f.name, bound.get(f.name, hints[f.name])) for f in dataclasses.fields(cls)]
 
 
+#: Members appended to the kernel's enums since the previous minor version, each held only
+#: by the states of a ruleset that version does not have (``End.UP`` and ``End.DOWN``,
+#: ``HandEnd.TARGET_REACHED``: ``all_fives``'). An appended member takes a new position
+#: and every older one keeps its own, so the packed shape of every other ruleset is
+#: unchanged: they are left out of the fingerprint's text, and the tokens of games in play
+#: (and those the previous version writes and reads) keep their fingerprints. They pack and
+#: unpack at their positions like any member.
+_LATER_MEMBERS: dict[type, frozenset[str]] = {
+    End: frozenset({"UP", "DOWN"}),
+    HandEnd: frozenset({"TARGET_REACHED"}),
+}
+
+
 def _describe(hint: Any, seen: set[type]) -> str:
     """A text that changes whenever the packed shape of ``hint`` changes."""
     inner = _optional(hint)
@@ -135,7 +148,9 @@ def _describe(hint: Any, seen: set[type]) -> str:
     if typing.get_origin(hint) is tuple:
         return "(" + _describe(_item(hint), seen) + ")*"
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        return f"{hint.__name__}<{','.join(hint.__members__)}>"
+        later = _LATER_MEMBERS.get(hint, frozenset())
+        members = [name for name in hint.__members__ if name not in later]
+        return f"{hint.__name__}<{','.join(members)}>"
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         if hint in seen:
             return hint.__name__

@@ -25,6 +25,8 @@ class End(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     END_UNSPECIFIED: _ClassVar[End]
     LEFT: _ClassVar[End]
     RIGHT: _ClassVar[End]
+    UP: _ClassVar[End]
+    DOWN: _ClassVar[End]
 
 class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -41,6 +43,13 @@ class HandEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     IDLE_ROUNDS: _ClassVar[HandEnd]
     WOODPILE_EXHAUSTED: _ClassVar[HandEnd]
     ALL_TILES_PLACED: _ClassVar[HandEnd]
+    TARGET_REACHED: _ClassVar[HandEnd]
+
+class AllFivesSpinner(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ALL_FIVES_SPINNER_UNSPECIFIED: _ClassVar[AllFivesSpinner]
+    FIRST_DOUBLE: _ClassVar[AllFivesSpinner]
+    NONE: _ClassVar[AllFivesSpinner]
 
 class BotLevel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -60,6 +69,8 @@ NEXT_HAND: MoveKind
 END_UNSPECIFIED: End
 LEFT: End
 RIGHT: End
+UP: End
+DOWN: End
 STATUS_UNSPECIFIED: Status
 IN_PROGRESS: Status
 HAND_OVER: Status
@@ -70,6 +81,10 @@ BLOCKED: HandEnd
 IDLE_ROUNDS: HandEnd
 WOODPILE_EXHAUSTED: HandEnd
 ALL_TILES_PLACED: HandEnd
+TARGET_REACHED: HandEnd
+ALL_FIVES_SPINNER_UNSPECIFIED: AllFivesSpinner
+FIRST_DOUBLE: AllFivesSpinner
+NONE: AllFivesSpinner
 BOT_LEVEL_UNSPECIFIED: BotLevel
 RANDOM: BotLevel
 GREEDY: BotLevel
@@ -176,20 +191,22 @@ class Event(_message.Message):
     def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., seat: _Optional[int] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., count: _Optional[int] = ..., points: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., hidden: _Optional[bool] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons")
+    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons", "all_fives")
     ONE_ARM_JOE_FIELD_NUMBER: _ClassVar[int]
     TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
     TIU_U_FIELD_NUMBER: _ClassVar[int]
     THROW_UP_FIELD_NUMBER: _ClassVar[int]
     BLOCK_FIELD_NUMBER: _ClassVar[int]
     DANCING_DRAGONS_FIELD_NUMBER: _ClassVar[int]
+    ALL_FIVES_FIELD_NUMBER: _ClassVar[int]
     one_arm_joe: OneArmJoeOptions
     tsair_deng: TsairDengOptions
     tiu_u: TiuUOptions
     throw_up: ThrowUpOptions
     block: BlockOptions
     dancing_dragons: DancingDragonsOptions
-    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ..., block: _Optional[_Union[BlockOptions, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsOptions, _Mapping]] = ...) -> None: ...
+    all_fives: AllFivesOptions
+    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ..., block: _Optional[_Union[BlockOptions, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsOptions, _Mapping]] = ..., all_fives: _Optional[_Union[AllFivesOptions, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeOptions(_message.Message):
     __slots__ = ("set_max_pip", "lead_double_bonus", "scoring", "tie", "target_score")
@@ -321,6 +338,78 @@ class DancingDragonsOptions(_message.Message):
     target_score: int
     def __init__(self, must_play_if_able: _Optional[bool] = ..., hands: _Optional[int] = ..., target_score: _Optional[int] = ...) -> None: ...
 
+class AllFivesOptions(_message.Message):
+    __slots__ = ("set_max_pip", "partnership", "hand_size", "draw", "boneyard_keep", "first_lead", "next_lead", "spinner", "play_scoring", "divide_by_five", "partners_play_out", "hand_bonus", "target_score", "finish_hand", "exact_target")
+    class FirstLead(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        FIRST_LEAD_UNSPECIFIED: _ClassVar[AllFivesOptions.FirstLead]
+        ANY_TILE: _ClassVar[AllFivesOptions.FirstLead]
+        HIGHEST_DOUBLE: _ClassVar[AllFivesOptions.FirstLead]
+    FIRST_LEAD_UNSPECIFIED: AllFivesOptions.FirstLead
+    ANY_TILE: AllFivesOptions.FirstLead
+    HIGHEST_DOUBLE: AllFivesOptions.FirstLead
+    class NextLead(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        NEXT_LEAD_UNSPECIFIED: _ClassVar[AllFivesOptions.NextLead]
+        WINNER: _ClassVar[AllFivesOptions.NextLead]
+        NEXT_SEAT: _ClassVar[AllFivesOptions.NextLead]
+        AS_FIRST: _ClassVar[AllFivesOptions.NextLead]
+    NEXT_LEAD_UNSPECIFIED: AllFivesOptions.NextLead
+    WINNER: AllFivesOptions.NextLead
+    NEXT_SEAT: AllFivesOptions.NextLead
+    AS_FIRST: AllFivesOptions.NextLead
+    class PlayScoring(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        PLAY_SCORING_UNSPECIFIED: _ClassVar[AllFivesOptions.PlayScoring]
+        FIVES: _ClassVar[AllFivesOptions.PlayScoring]
+        FIVES_AND_THREES: _ClassVar[AllFivesOptions.PlayScoring]
+    PLAY_SCORING_UNSPECIFIED: AllFivesOptions.PlayScoring
+    FIVES: AllFivesOptions.PlayScoring
+    FIVES_AND_THREES: AllFivesOptions.PlayScoring
+    class HandBonus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        HAND_BONUS_UNSPECIFIED: _ClassVar[AllFivesOptions.HandBonus]
+        OTHERS_ROUNDED: _ClassVar[AllFivesOptions.HandBonus]
+        OTHERS_MINUS_OWN_ROUNDED: _ClassVar[AllFivesOptions.HandBonus]
+        CHIP_OUT_POINT: _ClassVar[AllFivesOptions.HandBonus]
+        NONE: _ClassVar[AllFivesOptions.HandBonus]
+    HAND_BONUS_UNSPECIFIED: AllFivesOptions.HandBonus
+    OTHERS_ROUNDED: AllFivesOptions.HandBonus
+    OTHERS_MINUS_OWN_ROUNDED: AllFivesOptions.HandBonus
+    CHIP_OUT_POINT: AllFivesOptions.HandBonus
+    NONE: AllFivesOptions.HandBonus
+    SET_MAX_PIP_FIELD_NUMBER: _ClassVar[int]
+    PARTNERSHIP_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DRAW_FIELD_NUMBER: _ClassVar[int]
+    BONEYARD_KEEP_FIELD_NUMBER: _ClassVar[int]
+    FIRST_LEAD_FIELD_NUMBER: _ClassVar[int]
+    NEXT_LEAD_FIELD_NUMBER: _ClassVar[int]
+    SPINNER_FIELD_NUMBER: _ClassVar[int]
+    PLAY_SCORING_FIELD_NUMBER: _ClassVar[int]
+    DIVIDE_BY_FIVE_FIELD_NUMBER: _ClassVar[int]
+    PARTNERS_PLAY_OUT_FIELD_NUMBER: _ClassVar[int]
+    HAND_BONUS_FIELD_NUMBER: _ClassVar[int]
+    TARGET_SCORE_FIELD_NUMBER: _ClassVar[int]
+    FINISH_HAND_FIELD_NUMBER: _ClassVar[int]
+    EXACT_TARGET_FIELD_NUMBER: _ClassVar[int]
+    set_max_pip: int
+    partnership: bool
+    hand_size: int
+    draw: bool
+    boneyard_keep: int
+    first_lead: AllFivesOptions.FirstLead
+    next_lead: AllFivesOptions.NextLead
+    spinner: AllFivesSpinner
+    play_scoring: AllFivesOptions.PlayScoring
+    divide_by_five: bool
+    partners_play_out: bool
+    hand_bonus: AllFivesOptions.HandBonus
+    target_score: int
+    finish_hand: bool
+    exact_target: bool
+    def __init__(self, set_max_pip: _Optional[int] = ..., partnership: _Optional[bool] = ..., hand_size: _Optional[int] = ..., draw: _Optional[bool] = ..., boneyard_keep: _Optional[int] = ..., first_lead: _Optional[_Union[AllFivesOptions.FirstLead, str]] = ..., next_lead: _Optional[_Union[AllFivesOptions.NextLead, str]] = ..., spinner: _Optional[_Union[AllFivesSpinner, str]] = ..., play_scoring: _Optional[_Union[AllFivesOptions.PlayScoring, str]] = ..., divide_by_five: _Optional[bool] = ..., partners_play_out: _Optional[bool] = ..., hand_bonus: _Optional[_Union[AllFivesOptions.HandBonus, str]] = ..., target_score: _Optional[int] = ..., finish_hand: _Optional[bool] = ..., exact_target: _Optional[bool] = ...) -> None: ...
+
 class ThrowUpOptions(_message.Message):
     __slots__ = ("rethrow_repeats", "hands_per_player")
     RETHROW_REPEATS_FIELD_NUMBER: _ClassVar[int]
@@ -340,7 +429,7 @@ class ListRulesetsResponse(_message.Message):
     def __init__(self, rulesets: _Optional[_Iterable[_Union[RulesetInfo, _Mapping]]] = ...) -> None: ...
 
 class RulesetInfo(_message.Message):
-    __slots__ = ("id", "name", "min_players", "max_players", "players", "options", "source", "description", "bots", "low_wins", "drawing")
+    __slots__ = ("id", "name", "min_players", "max_players", "players", "options", "source", "description", "bots", "low_wins", "drawing", "profiles")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -352,6 +441,7 @@ class RulesetInfo(_message.Message):
     BOTS_FIELD_NUMBER: _ClassVar[int]
     LOW_WINS_FIELD_NUMBER: _ClassVar[int]
     DRAWING_FIELD_NUMBER: _ClassVar[int]
+    PROFILES_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     min_players: int
@@ -363,7 +453,20 @@ class RulesetInfo(_message.Message):
     bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
     low_wins: bool
     drawing: Drawing
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., players: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., source: _Optional[str] = ..., description: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ..., low_wins: _Optional[bool] = ..., drawing: _Optional[_Union[Drawing, _Mapping]] = ...) -> None: ...
+    profiles: _containers.RepeatedCompositeFieldContainer[Profile]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., min_players: _Optional[int] = ..., max_players: _Optional[int] = ..., players: _Optional[str] = ..., options: _Optional[_Iterable[_Union[OptionInfo, _Mapping]]] = ..., source: _Optional[str] = ..., description: _Optional[str] = ..., bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ..., low_wins: _Optional[bool] = ..., drawing: _Optional[_Union[Drawing, _Mapping]] = ..., profiles: _Optional[_Iterable[_Union[Profile, _Mapping]]] = ...) -> None: ...
+
+class Profile(_message.Message):
+    __slots__ = ("id", "name", "description", "options")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    description: str
+    options: Options
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., options: _Optional[_Union[Options, _Mapping]] = ...) -> None: ...
 
 class Drawing(_message.Message):
     __slots__ = ("layout", "open_field", "count_label", "seat_facts", "move_labels", "faces", "faces_when")
@@ -374,11 +477,13 @@ class Drawing(_message.Message):
         PLACES: _ClassVar[Drawing.Layout]
         LAKE: _ClassVar[Drawing.Layout]
         LINE: _ClassVar[Drawing.Layout]
+        CROSS: _ClassVar[Drawing.Layout]
     LAYOUT_UNSPECIFIED: Drawing.Layout
     ARM: Drawing.Layout
     PLACES: Drawing.Layout
     LAKE: Drawing.Layout
     LINE: Drawing.Layout
+    CROSS: Drawing.Layout
     class Faces(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         FACES_UNSPECIFIED: _ClassVar[Drawing.Faces]
@@ -603,7 +708,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "shown_hands", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons")
+    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "shown_hands", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons", "all_fives")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -624,6 +729,7 @@ class GetViewResponse(_message.Message):
     THROW_UP_FIELD_NUMBER: _ClassVar[int]
     BLOCK_FIELD_NUMBER: _ClassVar[int]
     DANCING_DRAGONS_FIELD_NUMBER: _ClassVar[int]
+    ALL_FIVES_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seat: int
     status: Status
@@ -644,7 +750,8 @@ class GetViewResponse(_message.Message):
     throw_up: ThrowUpTable
     block: BlockTable
     dancing_dragons: DancingDragonsTable
-    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., shown_hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsTable, _Mapping]] = ...) -> None: ...
+    all_fives: AllFivesTable
+    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., shown_hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsTable, _Mapping]] = ..., all_fives: _Optional[_Union[AllFivesTable, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeTable(_message.Message):
     __slots__ = ("line", "open_end", "bonus_turn", "leader")
@@ -810,6 +917,41 @@ class DancingDragonsTable(_message.Message):
     discards: _containers.RepeatedCompositeFieldContainer[Tile]
     discard_counts: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, line: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., leader: _Optional[int] = ..., discards: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., discard_counts: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class AllFivesTable(_message.Message):
+    __slots__ = ("line", "spinner", "up", "down", "left_end", "right_end", "up_end", "down_end", "count", "hand_points", "leader")
+    class ArmTile(_message.Message):
+        __slots__ = ("tile", "inner", "outer")
+        TILE_FIELD_NUMBER: _ClassVar[int]
+        INNER_FIELD_NUMBER: _ClassVar[int]
+        OUTER_FIELD_NUMBER: _ClassVar[int]
+        tile: Tile
+        inner: int
+        outer: int
+        def __init__(self, tile: _Optional[_Union[Tile, _Mapping]] = ..., inner: _Optional[int] = ..., outer: _Optional[int] = ...) -> None: ...
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    SPINNER_FIELD_NUMBER: _ClassVar[int]
+    UP_FIELD_NUMBER: _ClassVar[int]
+    DOWN_FIELD_NUMBER: _ClassVar[int]
+    LEFT_END_FIELD_NUMBER: _ClassVar[int]
+    RIGHT_END_FIELD_NUMBER: _ClassVar[int]
+    UP_END_FIELD_NUMBER: _ClassVar[int]
+    DOWN_END_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    HAND_POINTS_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    line: _containers.RepeatedCompositeFieldContainer[LaidTile]
+    spinner: int
+    up: _containers.RepeatedCompositeFieldContainer[AllFivesTable.ArmTile]
+    down: _containers.RepeatedCompositeFieldContainer[AllFivesTable.ArmTile]
+    left_end: int
+    right_end: int
+    up_end: int
+    down_end: int
+    count: int
+    hand_points: _containers.RepeatedScalarFieldContainer[int]
+    leader: int
+    def __init__(self, line: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., spinner: _Optional[int] = ..., up: _Optional[_Iterable[_Union[AllFivesTable.ArmTile, _Mapping]]] = ..., down: _Optional[_Iterable[_Union[AllFivesTable.ArmTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., up_end: _Optional[int] = ..., down_end: _Optional[int] = ..., count: _Optional[int] = ..., hand_points: _Optional[_Iterable[int]] = ..., leader: _Optional[int] = ...) -> None: ...
 
 class MatchRecord(_message.Message):
     __slots__ = ("format", "ruleset", "players", "options", "game_id", "seed_commitment", "seed", "first_state", "viewpoint", "seat", "deal", "moves")

@@ -35,6 +35,7 @@ __all__ = [
     "MoveKind",
     "NewGameResponse",
     "OptionInfo",
+    "Profile",
     "RecordedMove",
     "ReplayResponse",
     "ReplayStep",
@@ -59,7 +60,7 @@ MoveKind = Literal[
     "PILE",
     "NEXT_HAND",
 ]
-End = Literal["END_UNSPECIFIED", "LEFT", "RIGHT"]
+End = Literal["END_UNSPECIFIED", "LEFT", "RIGHT", "UP", "DOWN"]
 Status = Literal["STATUS_UNSPECIFIED", "IN_PROGRESS", "HAND_OVER", "MATCH_OVER"]
 #: How strong a SuggestMove bot plays; ``BOT_LEVEL_UNSPECIFIED`` is ``STRONG``.
 BotLevel = Literal["BOT_LEVEL_UNSPECIFIED", "RANDOM", "GREEDY", "STRONG"]
@@ -153,6 +154,16 @@ class RulesetInfo(TypedDict):
     bots: list[BotInfo]
     low_wins: bool  # the fewest match points win
     drawing: dict[str, Any]  # how a client draws it: layout, table fields, tile faces
+    profiles: list[Profile]  # named option sets (empty for a ruleset without any)
+
+
+class Profile(TypedDict):
+    """A named set of options: a complete, valid options value for the ruleset."""
+
+    id: str
+    name: str
+    description: str
+    options: dict[str, Any]  # under the ruleset's id, as NewGame takes them
 
 
 class NewGameResponse(TypedDict):
@@ -233,6 +244,7 @@ class GetViewResponse(TypedDict):
     throw_up: NotRequired[dict[str, Any]]
     block: NotRequired[dict[str, Any]]
     dancing_dragons: NotRequired[dict[str, Any]]
+    all_fives: NotRequired[dict[str, Any]]
 
 
 class MoveEstimate(TypedDict):

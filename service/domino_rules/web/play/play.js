@@ -25,9 +25,10 @@
 // `#replay-divergence`, shown when the record diverges, its `data-step` and `data-reason`.
 //
 // Query parameters: `api` (the service's base URL, default this page's origin),
-// `delay` (milliseconds before a bot moves), `ruleset`, `level`, `seed`.
+// `delay` (milliseconds before a bot moves), `ruleset`, `profile` (a rules variant of the
+// ruleset, from the catalogue's profiles), `level`, `seed`.
 
-import { dieSvg, snakeSvg, tileSvg } from "./tiles.js";
+import { crossSvg, dieSvg, snakeSvg, tileSvg } from "./tiles.js";
 import { sha256Hex } from "./sha256.js";
 
 // ------------------------------------------------------------------ small helpers
@@ -222,15 +223,117 @@ function chooseRuleset() {
     }
     input.dataset.option = option.name;
     input.dataset.type = option.type;
-    input.addEventListener("change", fillPlayers);
+    input.addEventListener("change", () => {
+      syncProfile();
+      fillPlayers();
+    });
   }
   if (!info.options.length) ui.options.append(h("p", { class: "muted", text: "This game has no options." }));
+  addProfiles(info);
   const level = params.get("level") || ui.level.value || "GREEDY";
   ui.level.replaceChildren(
     ...info.bots.map((bot) => h("option", { value: bot.level, text: `${levelName(bot.level)}: ${bot.description}` })),
   );
   ui.level.value = info.bots.some((bot) => bot.level === level) ? level : info.bots[0].level;
   fillPlayers();
+}
+
+// ------------------------------------------------------------------ profiles
+//
+// A ruleset may name sets of options (`profiles` in the catalogue: a variant as a book or
+// a club plays it). The form offers them in "Rules variant", the first chosen at first;
+// choosing one sets every option as it says (an option it leaves unset at its default),
+// and the options can still be changed under it: the variant shown is then the one the
+// options match, or "Your own options".
+
+const CUSTOM = "";
+
+/** The value a profile gives an option, as the form writes it ("true", "NONE", "61"). */
+function profileValue(info, profile, option) {
+  const own = ((profile.options || {})[info.id]) || {};
+  const value = own[option.name];
+  if (value === undefined || value === null || (typeof value === "string" && value.endsWith("_UNSPECIFIED"))) return option.default;
+  return String(value);
+}
+
+/** The value an option's field holds, as the form writes it. */
+function formValue(input) {
+  if (input.dataset.type === "bool") return String(input.checked);
+  if (input.dataset.type === "int" && input.value.trim() === "") {
+    const option = rulesetInfo().options.find((o) => o.name === input.dataset.option);
+    return option ? option.default : "";
+  }
+  return input.value;
+}
+
+/** The profile of `info` whose options are `options` (as readOptions gives them), if any:
+ * `prefer` first. */
+function matchingProfile(info, options, prefer) {
+  const same = (profile) => info.options.every((option) => {
+    const value = options[option.name];
+    return (value === undefined ? option.default : String(value)) === profileValue(info, profile, option);
+  });
+  const profiles = info.profiles || [];
+  return profiles.find((p) => p.id === prefer && same(p)) || profiles.find(same) || null;
+}
+
+function addProfiles(info) {
+  const profiles = info.profiles || [];
+  if (!profiles.length) return;
+  const select = h("select", { id: "profile", "aria-describedby": "profile-help" },
+    ...profiles.map((p) => h("option", { value: p.id, text: p.name })),
+    h("option", { value: CUSTOM, text: "Your own options (set below)" }));
+  const help = h("small", { id: "profile-help", class: "muted" });
+  ui.options.querySelector("legend").after(
+    h("div", { class: "field profile" }, h("label", { for: "profile", text: "Rules variant" }), select, help),
+  );
+  const wanted = params.get("profile");
+  select.value = profiles.some((p) => p.id === wanted) ? wanted : profiles[0].id;
+  select.addEventListener("change", () => {
+    applyProfile();
+    fillPlayers();
+  });
+  applyProfile();
+}
+
+/** Set every option as the chosen profile says. */
+function applyProfile() {
+  const info = rulesetInfo();
+  const select = $("profile");
+  if (!info || !select) return;
+  const profile = (info.profiles || []).find((p) => p.id === select.value);
+  if (profile) {
+    for (const input of ui.options.querySelectorAll("[data-option]")) {
+      const option = info.options.find((o) => o.name === input.dataset.option);
+      if (!option) continue;
+      const value = profileValue(info, profile, option);
+      if (input.dataset.type === "bool") input.checked = value === "true";
+      else input.value = value;
+    }
+  }
+  describeProfile();
+}
+
+/** Show the profile the options match (after an option was changed), or "Your own
+ * options". */
+function syncProfile() {
+  const info = rulesetInfo();
+  const select = $("profile");
+  if (!info || !select) return;
+  const options = {};
+  for (const input of ui.options.querySelectorAll("[data-option]")) options[input.dataset.option] = formValue(input);
+  const found = matchingProfile(info, options, select.value);
+  select.value = found ? found.id : CUSTOM;
+  describeProfile();
+}
+
+function describeProfile() {
+  const info = rulesetInfo();
+  const select = $("profile");
+  const help = $("profile-help");
+  if (!info || !select || !help) return;
+  const profile = (info.profiles || []).find((p) => p.id === select.value);
+  help.textContent = profile ? profile.description : "The options below match none of the variants.";
 }
 
 /** The most players the options allow: a `set_max_pip` option grows the set (3 tiles a seat). */
@@ -551,6 +654,7 @@ function fillForm(setup) {
     if (input.dataset.type === "bool") input.checked = value === true;
     else input.value = String(value);
   }
+  syncProfile();
   fillPlayers();
   ui.players.value = String(setup.players);
   fillSeats();
@@ -923,14 +1027,22 @@ function act(seat, verb) {
   return `Seat ${seat} ${third}`;
 }
 
+/** Whether `seats` are one side of a partnership (both partners). */
+function oneSide(seats) {
+  const side = sideOf(seats[0]);
+  return seats.length > 1 && side.length === seats.length && seats.every((s) => side.includes(s));
+}
+
 function winnersWords(seats, what) {
   if (!seats || !seats.length) return `Nobody ${what === "hand" ? "scores" : "wins"}.`;
   if (seats.length === 1) return seats[0] === scene().seat ? `You win the ${what}.` : `Seat ${seats[0]} wins the ${what}.`;
+  if (oneSide(seats)) return `${capital(sideWords(seats))} win the ${what}.`;
   return `${capital(listWords(seats.map(who)))} share the ${what}.`;
 }
 
 const END_WORDS = {
   DOMINOED: "a player laid their last tile",
+  TARGET_REACHED: "a side reached the target score, which ends the match at once, in the middle of the hand",
   BLOCKED: "the line is blocked: no tile in any hand can be laid",
   IDLE_ROUNDS: "two rounds in a row went by with no tile laid",
   WOODPILE_EXHAUSTED: "the woodpile is used up",
@@ -950,15 +1062,63 @@ function describe(events) {
     if (run > 1) {
       texts.push(`${act(e.seat, "draw")} ${run} tiles.`);
       i += run - 1;
-    } else texts.push(eventText(e));
+    } else texts.push(eventText(e, events));
   }
   return texts;
 }
 
-function eventText(e) {
+/** The open ends a move or an event may name, in words. */
+const END_NAMES = { LEFT: "left", RIGHT: "right", UP: "up", DOWN: "down" };
+
+/** The seats of `seat`'s side: itself, or both partners (seats 0 and 2, 1 and 3) where the
+ * match's `partnership` option is on with four players. */
+function sideOf(seat) {
+  const { players } = scene();
+  if (players === 4 && optionValue("partnership") === "true") return [seat % 2, seat % 2 + 2];
+  return [seat];
+}
+
+/** A side in words: "you", "seat 2", "you and seat 2", "seats 1 and 3". */
+function sideWords(seats) {
+  if (seats.length === 1) return who(seats[0]);
+  const others = seats.filter((s) => s !== scene().seat);
+  if (others.length < seats.length) return `you and ${listWords(others.map((s) => `seat ${s}`))}`;
+  return `seats ${listWords(seats.map(String))}`;
+}
+
+/** Why a count scores the points it does, where that is not the count itself: " (3 fives
+ * and 5 threes)", a point for each five and each three in it; " (15 ÷ 5)", a count scored
+ * divided by five. */
+function countWhy(count, points) {
+  if (points === count || !count) return "";
+  const fives = count % 5 === 0 ? count / 5 : 0;
+  const threes = count % 3 === 0 ? count / 3 : 0;
+  if (optionValue("play_scoring") === "FIVES_AND_THREES" && fives + threes === points) {
+    return ` (${listWords([fives && plural(fives, "five"), threes && plural(threes, "three")].filter(Boolean))})`;
+  }
+  if (points * 5 === count) return ` (${count} ÷ 5)`;
+  return "";
+}
+
+/** Whether a count is one that scores (a multiple of 5, or of 3 where threes score too). */
+function scoringCount(count) {
+  if (!count) return false;
+  return count % 5 === 0 || (optionValue("play_scoring") === "FIVES_AND_THREES" && count % 3 === 0);
+}
+
+/** A score made as a play is made: "Count 15: you score 15", "Count 15: seat 2 scores 8 (3
+ * fives and 5 threes)", and for whom in a partnership. */
+function pegWords(e) {
+  const side = sideOf(e.seat);
+  const partners = side.length > 1 ? ` for ${side.includes(scene().seat) ? "your side" : sideWords(side)}` : "";
+  const verb = e.seat === scene().seat ? "score" : "scores";
+  return `Count ${e.count}: ${who(e.seat)} ${verb} ${e.points ?? 0}${partners}${countWhy(e.count, e.points ?? 0)}.`;
+}
+
+function eventText(e, events = []) {
   const seat = e.seat;
   const t = hasTile(e.tile) ? `[${tileName(e.tile)}]` : null;
-  const end = e.end === "LEFT" ? " on the left end" : e.end === "RIGHT" ? " on the right end" : "";
+  const end = END_NAMES[e.end] ? ` on the ${END_NAMES[e.end]} end` : "";
   switch (e.kind) {
     case "DEAL":
       return `The tiles are shuffled and dealt: ${plural(e.count, "tile")} each.`;
@@ -967,6 +1127,7 @@ function eventText(e) {
     case "LEADER":
       return `${act(seat, "lead")} this hand.`;
     case "PLAY": {
+      if (layout() === "CROSS") return crossPlayWords(e, events, t, end);
       const line = layout() === "LINE";
       const open = e.open_pip !== undefined && !line ? `; ${e.open_pip} is open` : "";
       const start = line && !end ? " to start the line" : "";
@@ -1003,6 +1164,7 @@ function eventText(e) {
       return `${act(seat, "throw")} ${(e.dice || []).join(", ")} (total ${total}).`;
     }
     case "PEG":
+      if (e.count !== undefined) return pegWords(e);
       return `${act(seat, "peg")} ${plural(e.points || 0, "point")}.`;
     case "HAND_OVER":
       return `The hand is over. ${winnersWords(e.seats, "hand")}`;
@@ -1065,6 +1227,10 @@ function moveLabel(move) {
         if (move.end === "RIGHT") return `play ${t} on the right end`;
         return `play ${t} to start the line`;
       }
+      if (layout() === "CROSS") {
+        if (END_NAMES[move.end]) return `play ${t} on the ${END_NAMES[move.end]} end`;
+        return `lead ${t}`;
+      }
       if (move.open_pip !== undefined) return `lead ${t}, leaving ${move.open_pip} open`;
       if (open === undefined) return `lead ${t}`;
       return `play ${t} on the open ${open}, leaving ${move.tile.high === open ? move.tile.low : move.tile.high} open`;
@@ -1120,7 +1286,8 @@ const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)"
 /** Whether the scene drawn is the match being played (not a step of a replay). */
 const live = () => shown === null;
 /** How much the table gives up for the hand and the moves to fit the window: 0 nothing,
- * 1 a line shows only its ends, 2 the moves since the person's are told in one line. */
+ * 1 a line shows only its ends, 2 the moves since the person's are told in one line, and
+ * where a layout goes further (its `squeezes`), 3 what the layout says. */
 let squeeze = 0;
 
 function render() {
@@ -1130,7 +1297,9 @@ function render() {
   const over = game.status === "MATCH_OVER";
   ui.game.dataset.version = String(game.version);
   ui.game.dataset.waiting = over ? "over" : waiting ? "you" : "";
-  ui.gameTitle.textContent = `${game.info.name} · hand ${view.hand_number}`;
+  // a ruleset's variant by its own name, where the match's options are one of its profiles
+  const profile = matchingProfile(game.info, game.options || {});
+  ui.gameTitle.textContent = `${profile ? profile.name : game.info.name} · hand ${view.hand_number}`;
   ui.rulesLink.href = rulesUrl(game.info);
   ui.rulesLink.textContent = "Rules";
   ui.rulesLink.setAttribute("aria-label", `The rules of ${game.info.name} (opens in a new tab)`);
@@ -1169,8 +1338,9 @@ function render() {
  * table smaller until they fit, as far as it goes. */
 function fitTheWindow() {
   const bottom = () => Math.max(ui.hand.getBoundingClientRect().bottom, ui.actions.getBoundingClientRect().bottom) + window.scrollY;
+  const most = (LAYOUTS[layout()] || {}).squeezes || 2;
   squeeze = 0;
-  while (squeeze < 2 && bottom() > window.innerHeight) {
+  while (squeeze < most && bottom() > window.innerHeight) {
     squeeze += 1;
     renderLastMove();
     renderTable();
@@ -1204,6 +1374,7 @@ function animateArrival() {
 function outcome(seats, what) {
   if (!seats || !seats.length) return what === "hand" ? "nobody scores" : "nobody wins";
   if (seats.length === 1) return seats[0] === game.seat ? "you win" : `seat ${seats[0]} wins`;
+  if (oneSide(seats)) return `${sideWords(seats)} win`;
   const others = seats.filter((seat) => seat !== game.seat);
   const shared = what === "hand" ? "the hand" : "the win";
   return others.length < seats.length
@@ -1220,6 +1391,8 @@ function renderStatus(waiting) {
   let sentence;
   if (game.status === "MATCH_OVER") {
     sentence = `Match over — ${outcome(game.score ? game.score.winners : [], "match")}`;
+    const last = game.score && game.score.hands.at(-1);
+    if (last && last.end === "TARGET_REACHED") sentence += `: ${targetWords(game.score.winners, last.hand)}`;
   } else if (game.status === "HAND_OVER") {
     const last = game.score && game.score.hands.at(-1);
     sentence = `Hand ${game.view.hand_number} over — ${outcome(last ? last.winners : [], "hand")}`;
@@ -1595,6 +1768,175 @@ function lineTable(view, table) {
   });
   return { main: [...main, ...parts.main], more: [...parts.more, ...ownDiscards(table)] };
 }
+
+/** The ends of a cross in the order they are told (the table's `<name>_end` holds each
+ * one's number). */
+const CROSS_ENDS = ["left", "right", "up", "down"];
+
+/** The side of a tile's half in a cross: a line's, at most 36 px. */
+const crossSize = (width) => Math.min(lineSize(width), 36);
+
+/** How tall a cross may be drawn above the hand (px): room for the spinner and a few
+ * tiles of UP and DOWN; once the window is squeezed, the spinner and each arm's end. */
+function crossHeight(u) {
+  if (!live()) return Infinity;
+  if (squeeze >= 1) return 0;
+  return narrow() ? 8 * u : 10 * u;
+}
+
+/** The play of a tile in words, with the count it leaves where it scores nothing (a PEG
+ * event after it says what it scores). */
+function crossPlayWords(e, events, t, end) {
+  const table = tableOf(scene().view);
+  const words = [end ? `${act(e.seat, "play")} ${t}${end}` : `${act(e.seat, "lead")} ${t}`];
+  const line = table.line || [];
+  const spinner = table.spinner !== undefined ? line[table.spinner] : undefined;
+  if (spinner && sameTile(spinner.tile, e.tile)) words.push(": it is the spinner");
+  const plays = events.filter((x) => x.kind === "PLAY").length;
+  const pegged = events.some((x) => x.kind === "PEG" && x.count !== undefined);
+  words.push(".");
+  if (plays === 1 && !pegged && table.count !== undefined) {
+    // a count that scores and is not scored: it would take the side past an exact target
+    const target = optionValue("target_score");
+    const past = scoringCount(table.count) && optionValue("exact_target") === "true" && Number(target) > 0;
+    words.push(past
+      ? ` Count ${table.count}: not scored, as it would pass the target of ${target} (it must be reached exactly).`
+      : ` Count ${table.count}: nothing scored.`);
+  }
+  return words.join("");
+}
+
+/** The tiles a cross is drawn from (tiles.js's crossSvg), each open end and the tiles the
+ * last move laid marked. */
+function crossShape(view, table) {
+  const line = table.line || [];
+  const laid = laidTiles(view);
+  const isLast = (tile) => laid.some((x) => sameTile(x, tile));
+  const at = {}; // the open ends each tile holds, by the tile's name
+  const hold = (tile, end) => {
+    const key = tileName(tile);
+    (at[key] = at[key] || []).push(end);
+  };
+  const s = table.spinner;
+  const up = table.up || [];
+  const down = table.down || [];
+  if (line.length) {
+    hold(line[0].tile, "left");
+    hold(line.at(-1).tile, "right");
+  }
+  if (s !== undefined && table.up_end !== undefined) hold(up.length ? up.at(-1).tile : line[s].tile, "up");
+  if (s !== undefined && table.down_end !== undefined) hold(down.length ? down.at(-1).tile : line[s].tile, "down");
+  const mark = (tile, inner, outer) => ({ inner, outer, ends: at[tileName(tile)], last: isLast(tile) });
+  if (s === undefined) return { row: line.map((l) => mark(l.tile, l.left, l.right)) };
+  return {
+    spinner: line[s].left,
+    spinnerTile: mark(line[s].tile, line[s].left, line[s].right),
+    left: line.slice(0, s).reverse().map((l) => mark(l.tile, l.right, l.left)),
+    right: line.slice(s + 1).map((l) => mark(l.tile, l.left, l.right)),
+    up: up.map((a) => mark(a.tile, a.inner, a.outer)),
+    down: down.map((a) => mark(a.tile, a.inner, a.outer)),
+  };
+}
+
+/** A cross in words, for its picture's accessible name. */
+function crossWords(table) {
+  const line = table.line || [];
+  const s = table.spinner;
+  const pair = (a, b) => `${a}-${b}`;
+  const parts = [`The line, left to right: ${line.map((l, i) => `${pair(l.left, l.right)}${i === s ? " (the spinner)" : ""}`).join(", ")}.`];
+  if (s !== undefined) {
+    for (const name of ["up", "down"]) {
+      const arm = table[name] || [];
+      const open = table[`${name}_end`] !== undefined;
+      parts.push(`${capital(name)} from the spinner: ${arm.length ? arm.map((a) => pair(a.inner, a.outer)).join(", ") : open ? "open, nothing laid yet" : "not open yet"}.`);
+    }
+  }
+  const ends = CROSS_ENDS.filter((name) => table[`${name}_end`] !== undefined).map((name) => `${name} ${table[`${name}_end`]}`);
+  if (ends.length) parts.push(`Open ends: ${listWords(ends)}.`);
+  parts.push(`Count ${table.count ?? 0}.`);
+  return parts.join(" ");
+}
+
+/** The sides of the scene's match, each a list of seats (a seat alone, or two partners). */
+function sides() {
+  const all = [];
+  for (let seat = 0; seat < scene().players; seat++) {
+    const side = sideOf(seat);
+    if (side[0] === seat) all.push(side);
+  }
+  return all;
+}
+
+/** Each side's match points and this hand's points: "You 35 (15 this hand) · Seat 1 20 (5)". */
+function sideScores(view, table) {
+  const target = Number(optionValue("target_score"));
+  const handPoints = table.hand_points || [];
+  const items = sides().map((side, i) => {
+    const name = capital(sideWords(side));
+    const total = view.match_points[side[0]] ?? 0;
+    const hand = handPoints[side[0]] ?? 0;
+    return `${name}: ${total} (${hand}${i === 0 ? " this hand" : ""})`;
+  });
+  const to = Number.isInteger(target) && target > 0 ? `, first to ${target}` : "";
+  return `Score${to} — ${items.join(" · ")}`;
+}
+
+/** CROSS: a line through a spinner, with the spinner's UP and DOWN arms; the count of the
+ * open ends and the score of each side (what the last play scored is told with the move,
+ * in the last moves above the table and in the log). */
+function crossTable(view, table) {
+  // a squeezed window keeps the heading for screen readers only
+  const main = [h("h3", { class: `table-title${squeeze >= 1 && live() ? " visually-hidden" : ""}`, text: "The layout" })];
+  const facts = [];
+  for (const name of CROSS_ENDS) {
+    const pip = table[`${name}_end`];
+    if (pip === undefined) continue;
+    if (facts.length) facts.push(" · ");
+    facts.push(h("span", { class: `key ${name}-end`, "aria-hidden": "true" }), ` ${capital(name)} ${pip}`);
+  }
+  if (facts.length) facts.push(" · ", h("strong", { text: `Count ${table.count ?? 0}` }));
+  if (view.stock > 0) facts.push(`${facts.length ? " · " : ""}Boneyard ${view.stock}`);
+  if (facts.length) main.push(h("p", { class: "facts" }, ...facts));
+  if (squeeze < 3 || !live()) main.push(h("p", { class: "facts side-scores", text: sideScores(view, table) }));
+  const line = table.line || [];
+  if (!line.length) {
+    main.push(h("p", { class: "muted", text: "No tile laid yet: the first tile starts the line; the first double laid is the spinner, where the game has one." }));
+    return { main, more: [] };
+  }
+  const width = tableWidth();
+  const u = crossSize(width);
+  const shape = crossShape(view, table);
+  const label = crossWords(table);
+  const drawn = crossSvg(shape, { size: u, width, height: crossHeight(u), red: red(), label });
+  main.push(h("div", { class: "cross-box" }, drawn.svg));
+  if (!drawn.hidden) return { main, more: [] };
+  // the tiles not drawn above the hand: every arm in full, below it
+  const arms = shape.spinner === undefined
+    ? [["The line, left to right", shape.row]]
+    : [["Left of the spinner, outwards", shape.left], ["Right of the spinner, outwards", shape.right],
+      ["Up from the spinner", shape.up], ["Down from the spinner", shape.down]];
+  const more = [h("h3", { text: "The whole layout" })];
+  for (const [title, arm] of arms) {
+    if (!arm.length) continue;
+    more.push(h("p", { class: "arm-title small", text: `${title}: ${plural(arm.length, "tile")}` }),
+      h("div", { class: "line-box" }, snakeSvg(arm.map((t) => ({ first: t.inner, second: t.outer })), {
+        width, size: 20, red: red(), label: `${title}: ${arm.map((t) => `${t.inner}-${t.outer}`).join(", ")}`,
+      })));
+  }
+  return { main, more };
+}
+
+function crossGuide(moves, kinds, table) {
+  if (kinds.has("PLAY")) {
+    if (!(table.line || []).length) return "Lead a tile: it is counted like any play (a [5-5] or a [6-4] makes 10).";
+    const ends = CROSS_ENDS.filter((name) => table[`${name}_end`] !== undefined).map((name) => `${name} ${table[`${name}_end`]}`);
+    const scores = optionValue("play_scoring") === "FIVES_AND_THREES" ? "of 5 or of 3" : "of 5";
+    return `Lay a tile on an end it matches (${ends.join(", ")}). A count that is a multiple ${scores} scores.`;
+  }
+  if (kinds.has("DRAW")) return "Nothing in your hand fits an open end: draw (tiles are drawn until one fits).";
+  return "Nothing in your hand fits an open end, and there is nothing to draw: pass.";
+}
+
 const HAND_KINDS = new Set(["PLAY", "DISCARD", "CAPTURE", "PILE"]);
 
 function guideText(moves) {
@@ -1654,6 +1996,8 @@ const LAYOUTS = {
   PLACES: { table: placesTable, guide: placesGuide },
   LAKE: { table: lakeTable, guide: lakeGuide },
   LINE: { table: lineTable, guide: lineGuide },
+  // a cross squeezed thrice leaves out its line of scores (the seats show theirs)
+  CROSS: { table: crossTable, guide: crossGuide, squeezes: 3 },
 };
 
 /** What the moves of a group share, as the JSON of the tile that opens their prompt. */
@@ -1790,8 +2134,11 @@ function renderPrompt(moves) {
   else if (group.every((m) => m.kind === "CAPTURE")) question = `Which lake tile does ${prompt.key} catch?`;
   const choices = group.map((move) => {
     let content = capital(moveLabel(move));
-    if (move.kind === "PLAY" && move.end === "LEFT") content = `Left end (${tableOf(game.view).left_end})`;
-    if (move.kind === "PLAY" && move.end === "RIGHT") content = `Right end (${tableOf(game.view).right_end})`;
+    if (move.kind === "PLAY" && END_NAMES[move.end]) {
+      const name = END_NAMES[move.end];
+      const pip = tableOf(game.view)[`${name}_end`];
+      content = `${capital(name)} end${pip !== undefined ? ` (${pip})` : ""}`;
+    }
     if (move.kind === "PLAY" && move.open_pip !== undefined) content = `Leave ${move.open_pip} open`;
     if (move.kind === "CAPTURE") {
       content = [tileSvg(move.target.high, move.target.low, { size: buttonTile(), across: true, red: red() }), h("span", { text: capital(moveLabel(move)) })];
@@ -1841,6 +2188,15 @@ function signed(n) {
 
 const seatHead = (seat) => (seat === game.seat ? `You (${seat})` : `Seat ${seat}`);
 
+/** A match ended the moment a side reached its target: "you reached the target score of 200
+ * in the middle of hand 3". */
+function targetWords(winners, hand) {
+  const target = Number(optionValue("target_score"));
+  const score = Number.isInteger(target) && target > 0 ? ` of ${target}` : "";
+  const whom = winners && winners.length ? sideWords(winners) : "a side";
+  return `${whom} reached the target score${score} in the middle of hand ${hand}`;
+}
+
 /** How the last hand was decided: the service's sentence, or one made of its end and
  * winners where the service gives none. */
 function reasonWords(hand) {
@@ -1888,7 +2244,10 @@ function renderResult() {
   }
   if (last) {
     const hasSettlement = last.settlement && last.settlement.length > 0;
-    parts.push(h(over ? "h4" : "h3", { id: over ? null : "result-title", text: `Hand ${last.hand} is over` }));
+    if (last.end === "TARGET_REACHED") {
+      parts.push(h("p", { class: "target", text: `${capital(targetWords(score.winners, last.hand))}: the match ends there, with no bonus for the hand.` }));
+    }
+    parts.push(h(over ? "h4" : "h3", { id: over ? null : "result-title", text: last.end === "TARGET_REACHED" ? `Hand ${last.hand}, cut short` : `Hand ${last.hand} is over` }));
     parts.push(h("p", { class: "reason", id: "hand-reason", text: reasonWords(last) }));
     parts.push(h("h4", { text: "Every hand, shown" }), h("ul", { class: "shown-hands" }, ...shownHands(last)));
     const runningNet = hasNet && !over;

@@ -225,3 +225,201 @@ export function snakeSvg(tiles, { width, size = 20, red = false, marks = {}, lab
   });
   return node;
 }
+
+/** The length along its arm of the "+n" mark that stands for tiles not drawn (px): in
+ * the line, and in UP and DOWN (where the mark is a tile's width across). */
+const GAP = 30;
+const GAP_UP = 22;
+
+/** The space an arm's tiles take along it: a tile lying along the arm 2 halves, a double
+ * (lying crosswise) 1. */
+const along = (tile, u) => (tile.inner === tile.outer ? u : 2 * u);
+
+/** The tiles of an arm (from the centre outwards) drawn within `room` pixels along it: all
+ * of them, or the outermost ones (the end always) behind a "+n" mark for the `hidden`
+ * ones nearer the centre. */
+function fitArm(tiles, room, u, gap = GAP) {
+  const total = tiles.reduce((sum, t) => sum + along(t, u), 0);
+  if (total <= room) return { shown: tiles, hidden: 0 };
+  let used = gap;
+  let k = tiles.length;
+  while (k > 0 && (k === tiles.length || used + along(tiles[k - 1], u) <= room)) {
+    used += along(tiles[k - 1], u);
+    k -= 1;
+  }
+  return { shown: tiles.slice(k), hidden: k };
+}
+
+/** Room shared between two arms on either side of the centre: each gets what it needs if
+ * both fit, else the shorter keeps what it needs and the longer the rest. */
+function share(needA, needB, room) {
+  if (needA + needB <= room) return [needA, needB];
+  const half = room / 2;
+  if (needA <= half) return [needA, room - needA];
+  if (needB <= half) return [room - needB, needB];
+  return [half, half];
+}
+
+/**
+ * A layout laid as a cross: a line left to right through a spinner, and the spinner's UP
+ * and DOWN arms above and below it; every double lies crosswise to its arm (standing in
+ * the line, lying across in UP and DOWN). `cross.spinner` is the spinner's pip (or
+ * undefined: then `cross.row` is the whole line, left to right, as {inner: left pip,
+ * outer: right pip}); `left`, `right`, `up` and `down` list each arm's tiles from the
+ * spinner outwards as {inner, outer} (the pip facing the spinner, the pip facing away).
+ * Any tile (the spinner's in `cross.spinnerTile`) may carry `ends` (the open ends it holds: its
+ * group gets `data-open-end`, its outer half an outline of class `<name>-end`, both halves
+ * for a double; "open" where it holds several) and `last` (laid by the last move).
+ *
+ * The drawing stays within `width` x `height` pixels where it can (the spinner and each
+ * arm's end tile are always drawn): an arm too long for its share shows its outermost
+ * tiles and a "+n" mark for the n tiles between them and the spinner; a line without a
+ * spinner shows its two ends and a mark for its middle. Returns {svg, hidden}: hidden is
+ * how many tiles are not drawn.
+ */
+export function crossSvg(cross, { size = 33, width = Infinity, height = Infinity, red = false, label = "" }) {
+  const u = size;
+  const tiles = [];
+  const gaps = [];
+  let hidden = 0;
+  /** Place a tile: `across` lying left to right, else standing; `first` left or on top;
+   * `outer` the half ("first" or "second") an end of the tile is at. */
+  const put = (tile, x, y, across, first, second, outer) => tiles.push({ tile, x, y, across, first, second, outer });
+  const gap = (n, x, y, w, hgt) => {
+    hidden += n;
+    gaps.push({ n, x, y, w, h: hgt });
+  };
+  if (cross.spinner === undefined) {
+    // one line, left to right: its ends, and its middle as a mark where it does not fit
+    const row = cross.row;
+    const total = row.reduce((sum, t) => sum + along(t, u), 0);
+    let head = row;
+    let tail = [];
+    if (total > width) {
+      const room = (width - GAP) / 2; // the mark between them counted here, once
+      const fromLeft = fitArm([...row].reverse(), room, u, 0);
+      const headLength = fromLeft.shown.reduce((sum, t) => sum + along(t, u), 0);
+      const fromRight = fitArm(row.slice(fromLeft.shown.length), width - GAP - headLength, u, 0);
+      head = [...fromLeft.shown].reverse();
+      tail = fromRight.shown;
+      if (head.length + tail.length >= row.length) {
+        head = row;
+        tail = [];
+      }
+    }
+    let x = 0;
+    const lay = (t) => {
+      const outer = (t.ends || []).includes("left") ? "first" : "second";
+      if (t.inner === t.outer) {
+        put(t, x, -u, false, t.inner, t.outer, outer);
+        x += u;
+      } else {
+        put(t, x, -u / 2, true, t.inner, t.outer, outer);
+        x += 2 * u;
+      }
+    };
+    head.forEach(lay);
+    if (tail.length) {
+      gap(row.length - head.length - tail.length, x, -0.35 * u, GAP, 0.7 * u);
+      x += GAP;
+      tail.forEach(lay);
+    }
+  } else {
+    const s = cross.spinner;
+    put(cross.spinnerTile || {}, -u / 2, -u, false, s, s, "first");
+    // the line: the room beside the spinner (a double lying across UP or DOWN reaches
+    // half a tile further out on each side)
+    const need = (arm) => arm.reduce((sum, t) => sum + along(t, u), 0);
+    const across = [...cross.up, ...cross.down].some((t) => t.inner === t.outer) ? 2 * u : u;
+    const [leftRoom, rightRoom] = share(need(cross.left), need(cross.right), width - across);
+    const [upRoom, downRoom] = share(need(cross.up), need(cross.down), height - 2 * u);
+    const arm = (list, room, place, mark, gapLength = GAP) => {
+      const fit = fitArm(list, room, u, gapLength);
+      let at = 0; // how far from the spinner's side
+      if (fit.hidden) {
+        mark(fit.hidden, at);
+        at += gapLength;
+      }
+      for (const t of fit.shown) {
+        place(t, at);
+        at += along(t, u);
+      }
+    };
+    const dbl = (t) => t.inner === t.outer;
+    arm(cross.left, leftRoom,
+      (t, at) => (dbl(t) ? put(t, -u / 2 - at - u, -u, false, t.inner, t.inner, "first")
+        : put(t, -u / 2 - at - 2 * u, -u / 2, true, t.outer, t.inner, "first")),
+      (n, at) => gap(n, -u / 2 - at - GAP, -0.35 * u, GAP, 0.7 * u));
+    arm(cross.right, rightRoom,
+      (t, at) => (dbl(t) ? put(t, u / 2 + at, -u, false, t.inner, t.inner, "second")
+        : put(t, u / 2 + at, -u / 2, true, t.inner, t.outer, "second")),
+      (n, at) => gap(n, u / 2 + at, -0.35 * u, GAP, 0.7 * u));
+    arm(cross.up, upRoom,
+      (t, at) => (dbl(t) ? put(t, -u, -u - at - u, true, t.inner, t.inner, "first")
+        : put(t, -u / 2, -u - at - 2 * u, false, t.outer, t.inner, "first")),
+      (n, at) => gap(n, -u / 2, -u - at - GAP_UP, u, GAP_UP), GAP_UP);
+    arm(cross.down, downRoom,
+      (t, at) => (dbl(t) ? put(t, -u, u + at, true, t.inner, t.inner, "second")
+        : put(t, -u / 2, u + at, false, t.inner, t.outer, "second")),
+      (n, at) => gap(n, -u / 2, u + at, u, GAP_UP), GAP_UP);
+  }
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const p of tiles) {
+    left = Math.min(left, p.x);
+    top = Math.min(top, p.y);
+    right = Math.max(right, p.x + (p.across ? 2 * u : u));
+    bottom = Math.max(bottom, p.y + (p.across ? u : 2 * u));
+  }
+  for (const g of gaps) {
+    left = Math.min(left, g.x);
+    top = Math.min(top, g.y);
+    right = Math.max(right, g.x + g.w);
+    bottom = Math.max(bottom, g.y + g.h);
+  }
+  const node = el("svg", {
+    viewBox: `${left - 2} ${top - 2} ${right - left + 4} ${bottom - top + 4}`,
+    width: right - left + 4,
+    height: bottom - top + 4,
+    class: "cross",
+    focusable: "false",
+  });
+  if (label) {
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", label);
+  } else {
+    node.setAttribute("aria-hidden", "true");
+  }
+  for (const p of tiles) {
+    const ends = p.tile.ends || [];
+    const mark = {};
+    if (ends.length) {
+      const cls = ends.length === 1 ? `${ends[0]}-end` : "open";
+      const spinner = cross.spinner !== undefined && p === tiles[0];
+      // the spinner's UP end is its top half, its DOWN end its bottom half; a double end
+      // shows both its halves; a lone tile of a line both its ends
+      if (spinner && (ends.includes("up") || ends.includes("down"))) {
+        if (ends.includes("up")) mark.first = "up-end";
+        if (ends.includes("down")) mark.second = "down-end";
+      } else if (p.first === p.second) Object.assign(mark, { first: cls, second: cls });
+      else if (ends.includes("left") && ends.includes("right")) Object.assign(mark, { first: "left-end", second: "right-end" });
+      else mark[p.outer] = cls;
+    }
+    const g = tileGroup(p.first, p.second, { across: p.across, red, mark, last: Boolean(p.tile.last) });
+    g.setAttribute("transform", `translate(${p.x} ${p.y}) scale(${u / 100})`);
+    if (p.tile.last || ends.length) {
+      const wrap = el("g", { class: "laid", "data-open-end": ends.length ? ends.join(" ") : undefined });
+      if (p.tile.last) wrap.setAttribute("data-last", "");
+      wrap.append(g);
+      node.append(wrap);
+    } else {
+      node.append(g);
+    }
+  }
+  for (const g of gaps) {
+    node.append(el("g", { class: "gap" }, [
+      el("rect", { x: g.x + 1, y: g.y + 1, width: g.w - 2, height: g.h - 2, rx: 6 }),
+      el("text", { x: g.x + g.w / 2, y: g.y + g.h / 2 }, [`+${g.n}`]),
+    ]));
+  }
+  return { svg: node, hidden };
+}
