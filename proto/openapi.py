@@ -1151,6 +1151,13 @@ def in_records(components: dict[str, Schema]) -> dict[str, Schema]:
                 out.setdefault("maximum", _INT32["maximum"])
             elif key == "required" and not top and kind == "object":
                 continue  # a field the service refuses to do without (a oneof's pairs stay)
+            elif key == "properties" and not top and kind == "object":
+                # a field no longer required may be null, taken as omitted, as any other
+                wanted = set(schema.get("required", ()))
+                out[key] = {
+                    name: _nullable(loosen(field)) if name in wanted else loosen(field)
+                    for name, field in value.items()
+                }
             elif key == "description" and isinstance(value, str):
                 out[key] = re.sub(
                     r"Required: omitted, the request is refused \(`\w+`\)\. ?", "", value
@@ -1178,6 +1185,25 @@ def in_records(components: dict[str, Schema]) -> dict[str, Schema]:
     for field in ("options", "deal", "moves"):
         properties[field] = loosen(properties[field])
     return components
+
+
+def _nullable(schema: Schema) -> Schema:
+    """``schema``, with ``null`` allowed too (taken as omitted)."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {**schema, "type": [kind, "null"]}
+    if isinstance(kind, list):
+        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
+    if "anyOf" in schema:
+        options = schema["anyOf"]
+        if any(option.get("type") == "null" for option in options):
+            return schema
+        return {**schema, "anyOf": [*options, {"type": "null"}]}
+    rest = {k: v for k, v in schema.items() if k not in ("description",)}
+    out: Schema = {"anyOf": [rest, {"type": "null"}]}
+    if "description" in schema:
+        out["description"] = schema["description"]
+    return out
 
 
 def record_schema(document: dict[str, Any]) -> dict[str, Any]:

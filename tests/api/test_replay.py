@@ -391,6 +391,9 @@ def test_records_that_cannot_be_replayed_are_refused(door: Door) -> None:
     assert "format 2" in _refused(door, {"record": {**good, "format": 2}}, "BAD_RECORD")
     _refused(door, {"record": {**good, "viewpoint": "SEAT"}}, "BAD_RECORD")
     _refused(door, {"record": {**good, "seat": 1}}, "BAD_RECORD")
+    assert "first_state is empty" in _refused(
+        door, {"record": {**good, "first_state": ""}}, "BAD_RECORD"
+    )
     _refused(door, {"record": good, "from_step": len(played.record.moves) + 1}, "BAD_STEPS")
     _refused(door, {"record": good, "from_step": 3, "to_step": 2}, "BAD_STEPS")
     _refused(door, {"record": good, "seat": played.record.players}, "BAD_SEAT")

@@ -339,6 +339,10 @@ class RulesService:
             raise replay.Stopped(0, len(request.record.moves))
         if not request.HasField("record"):
             raise ApiError.invalid("BAD_RECORD", "record is required: the match record to replay")
+        if request.record.HasField("first_state") and not request.record.first_state:
+            raise ApiError.invalid(
+                "BAD_RECORD", "first_state is empty: give NewGame's token, or leave it out"
+            )
         try:
             replayed = replay.replay(request, self.decode, stop)
         except records.RecordTooLarge as exc:
