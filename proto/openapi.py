@@ -1155,7 +1155,7 @@ def in_records(components: dict[str, Schema]) -> dict[str, Schema]:
                 # a field no longer required may be null, taken as omitted, as any other
                 wanted = set(schema.get("required", ()))
                 out[key] = {
-                    name: _nullable(loosen(field)) if name in wanted else loosen(field)
+                    name: _null_allowed(loosen(field)) if name in wanted else loosen(field)
                     for name, field in value.items()
                 }
             elif key == "description" and isinstance(value, str):
@@ -1187,7 +1187,7 @@ def in_records(components: dict[str, Schema]) -> dict[str, Schema]:
     return components
 
 
-def _nullable(schema: Schema) -> Schema:
+def _null_allowed(schema: Schema) -> Schema:
     """``schema``, with ``null`` allowed too (taken as omitted)."""
     kind = schema.get("type")
     if isinstance(kind, str):
