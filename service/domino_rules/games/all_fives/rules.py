@@ -806,7 +806,7 @@ class AllFives(Ruleset[AllFivesOptions, AllFivesHandState]):
         if result.end is _TARGET:
             return (
                 f"The target was reached during the hand: {who(winners)} reached "
-                f"{options.target_score} with {points[winners[0]]} points scored in this "
+                f"{options.target_score} with {_points(points[winners[0]])} scored in this "
                 "hand [A5-12]; the hand ends there, with no bonus."
             )
         side_counts = [sum(counts[s] for s in team) for team in teams]
@@ -1047,3 +1047,8 @@ def _reached(
 def _peg(seat: int, points: int, value: int) -> Event:
     """[A5-15] the ``PEG`` of a play: its seat, the points and the count."""
     return Event(EventKind.PEG, seat=seat, points=points, count=value)
+
+
+def _points(number: int) -> str:
+    """``number`` points, in words: "1 point", "15 points"."""
+    return f"{number} point" if number == 1 else f"{number} points"
