@@ -703,6 +703,7 @@ def test_the_types_follow_the_contract(client_module: ModuleType) -> None:
         ("MoveEstimate", "move"),
         ("SuggestMoveResponse", "move"),
         ("RulesetInfo", "drawing"),
+        ("Profile", "options"),
         ("ReplayStep", "view"),
         ("Move", "end"),
     }

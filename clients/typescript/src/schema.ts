@@ -1857,7 +1857,7 @@ export interface components {
              */
             seat?: number | null;
             /** @description A value may also be given by its number. */
-            kind?: components["schemas"]["MoveKind"] | number;
+            kind?: components["schemas"]["MoveKind"] | number | null;
             /** @description the tile played, discarded, captured with or piled `null` is taken as omitted. */
             tile?: components["schemas"]["TileInRecord"] | null;
             /** @description the lake tile captured (Tiu U) `null` is taken as omitted. */
