@@ -154,8 +154,9 @@ const humanName = (name) => capital(name.replace(/_/g, " "));
 /** A value the service names in capitals, in words: "HIGHEST_DOUBLE" is "Highest double". */
 const enumWords = (value) => capital(String(value).toLowerCase().replace(/_/g, " "));
 const rulesetInfo = () => catalogue.find((info) => info.id === ui.ruleset.value);
-/** Where the project's rules of a ruleset are: the rulebook page, at the ruleset's anchor. */
-const rulesUrl = (info) => `${apiBase()}/rules#${encodeURIComponent(info.id)}`;
+/** Where a player reads how to play a ruleset: the how-to-play page, at the ruleset's
+ * anchor (it links on to the rulebook of record for implementers). */
+const rulesUrl = (info) => `${apiBase()}/how-to-play#${encodeURIComponent(info.id)}`;
 /** A bot level's name ("Greedy") and the catalogue's description of it. */
 const levelName = (level) => enumWords(level);
 function levelAbout(info, level) {
@@ -193,7 +194,7 @@ function chooseRuleset() {
   if (!info) return;
   ui.rulesetAbout.replaceChildren(
     h("span", { text: `${info.description} ` }),
-    h("a", { href: rulesUrl(info), target: "_blank", rel: "noopener", text: `The rules of ${info.name}` }),
+    h("a", { href: rulesUrl(info), target: "_blank", rel: "noopener", text: `How to play ${info.name}` }),
   );
   ui.options.replaceChildren(h("legend", { text: "Options" }));
   for (const option of info.options) {
