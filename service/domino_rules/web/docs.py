@@ -11,7 +11,7 @@ works offline.
 anchor per ruleset id (``/rules#one_arm_joe``).
 ``/how-to-play`` is each game in a player's words, from the ``how_to_play.md`` of each
 game's package (:mod:`domino_rules.web.how_to_play`), with the same anchors
-(``/how-to-play#tiu_u``); each game's section links to its rules in the rulebook.
+(``/how-to-play#one_arm_joe``); each game's section links to its rules in the rulebook.
 ``/schemas/match-record.json`` is the JSON Schema of a match record's JSON form
 (``docs/records.md``), generated beside the document from the same proto.
 """
