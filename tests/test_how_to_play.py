@@ -135,6 +135,16 @@ def test_a_source_that_would_drift_is_refused() -> None:
         how_to_play.read(game, good.replace("{target_score}", "{target_points}", 1))
 
 
+def test_a_game_from_outside_without_a_source_still_has_its_section() -> None:
+    from tests.toy_game import GAME as TOY
+
+    assert how_to_play.source_of(TOY) is None and how_to_play.read(TOY) is None
+    section = how_to_play.section_html(TOY)
+    assert section.startswith(f'<section id="{TOY.id}"')
+    assert f'href="rules#{TOY.id}"' in section and f'href="play?ruleset={TOY.id}"' in section
+    assert TOY.ruleset.name in section
+
+
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_a_player_reads_no_tag_reason_code_or_option_id(page: str, game: GamePackage) -> None:
     text = " ".join(_parsed(page).sections[game.id])

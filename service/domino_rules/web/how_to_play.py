@@ -41,6 +41,7 @@ __all__ = [
     "how_to_play_html",
     "placeholders",
     "read",
+    "section_html",
     "source_of",
 ]
 
@@ -227,7 +228,9 @@ _STYLE = """
 """
 
 
-def _section(game: GamePackage) -> str:
+def section_html(game: GamePackage) -> str:
+    """``game``'s section of the page: its five parts, or, for a game without a source,
+    its description and a link to the rulebook."""
     ruleset = game.ruleset
     gid = html.escape(game.id)
     name = html.escape(ruleset.name)
@@ -260,7 +263,7 @@ def how_to_play_html() -> bytes:
         f'<li><a href="#{html.escape(game.id)}">{html.escape(game.ruleset.name)}</a></li>'
         for game in all_games
     )
-    sections = "\n".join(_section(game) for game in all_games)
+    sections = "\n".join(section_html(game) for game in all_games)
     page = (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
