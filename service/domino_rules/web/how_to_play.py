@@ -14,8 +14,11 @@ without a source still gets its section, which points to the rulebook.
 
 The text is a small part of Markdown: paragraphs, lists (``- ``), ``**strong**``, and a
 tile written ``[6-4]``, drawn as a small tile. A paragraph that starts ``Example:`` is set
-apart as a worked example. The page is built from the package's data when first asked
-for (nothing to keep in sync); it is self-contained, with no script and its style inline.
+apart as a worked example; one that starts ``Picture:`` draws tiles in a row as they lie
+on the table (``[5-5]x`` crosswise), then, after ``|``, says in words what it shows.
+
+The page is built from the package's data when first asked for (nothing to keep in
+sync); it is self-contained, with no script and its style inline.
 """
 
 from __future__ import annotations
@@ -184,6 +187,24 @@ def _inline(text: str) -> str:
     )
 
 
+def _picture(text: str) -> str:
+    """Tiles in a row as they lie on the table (``[5-5]x`` lies crosswise), and after
+    ``|`` what the picture shows, in words."""
+    row, _, caption = text.partition("|")
+    tiles = []
+    said = []
+    for found in re.finditer(r"\[(\d{1,2})-(\d{1,2})\](x?)", row):
+        high, low, across = found.groups()
+        kind = "tile across" if across else "tile"
+        tiles.append(f'<span class="{kind}"><span>{high}</span><span>{low}</span></span>')
+        said.append(f"{high}-{low}" + (" crosswise" if across else ""))
+    label = html.escape("Tiles in a line: " + ", ".join(said), quote=True)
+    return (
+        f'<figure class="picture"><div class="row" role="img" aria-label="{label}">'
+        f"{''.join(tiles)}</div><figcaption>{_inline(caption)}</figcaption></figure>"
+    )
+
+
 def _blocks(text: str) -> str:
     out = []
     for block in re.split(r"\n\s*\n", text.strip()):
@@ -196,6 +217,8 @@ def _blocks(text: str) -> str:
                 else:
                     items[-1] += " " + line.strip()
             out.append("<ul>" + "".join(f"<li>{_inline(item)}</li>" for item in items) + "</ul>")
+        elif block.startswith("Picture:"):
+            out.append(_picture(block[len("Picture:") :]))
         elif block.startswith("Example:"):
             rest = _inline(block[len("Example:") :])
             out.append(f'<p class="example"><strong>Example:</strong> {rest}</p>')
@@ -224,6 +247,13 @@ _STYLE = """
           line-height: 1.3; margin: 0 1px; }
   .tile > span { min-width: 1.3em; text-align: center; padding: 0 2px; }
   .tile > span + span { border-left: 1.5px solid var(--fg); }
+  .picture { margin: 12px 0; }
+  .picture .row { display: flex; flex-wrap: wrap; align-items: center; gap: 2px; }
+  .picture .tile { font-size: 18px; margin: 0; }
+  .picture .tile > span { min-width: 1.6em; padding: 2px 4px; }
+  .tile.across { flex-direction: column; }
+  .tile.across > span + span { border-left: 0; border-top: 1.5px solid var(--fg); }
+  figcaption { font-size: 15px; color: var(--muted); margin-top: 4px; }
   @media (max-width: 600px) { body { padding: 12px; font-size: 16px; } }
 """
 
