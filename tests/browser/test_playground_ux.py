@@ -127,7 +127,14 @@ def check_turn(page: Playground, phone: bool, where: str) -> dict[str, Any]:
     sideways = page.driver.execute_script(
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
-    assert sideways <= 0, f"{where}: the page scrolls sideways by {sideways} px"
+    if sideways > 0:
+        wide = page.driver.execute_script(
+            """return [...document.querySelectorAll("body *")].filter((e) =>
+              e.getBoundingClientRect().right > innerWidth + 0.5 && e.getClientRects().length)
+              .slice(0, 5).map((e) => e.tagName + "#" + e.id + "." + e.className.baseVal
+                + (typeof e.className === "string" ? e.className : ""))"""
+        )
+        raise AssertionError(f"{where}: the page scrolls sideways by {sideways} px: {wide}")
     if phone:
         small = [
             f"{name} {round(w)}x{round(h)}"

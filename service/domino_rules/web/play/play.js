@@ -2366,7 +2366,7 @@ function renderResult() {
     if (hasSettlement) head.push("settled this hand");
     if (runningNet) head.push("settlement so far");
     parts.push(
-      h("div", { class: "table-scroll" },
+      h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": `Hand ${last.hand}, seat by seat` },
         h("table", { class: "score" },
           h("caption", { text: `Hand ${last.hand}` }),
           h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col", text })))),
@@ -2382,7 +2382,7 @@ function renderResult() {
   // the running table: every hand's points, and the totals
   const lowWins = game.info.low_wins;
   parts.push(
-    h("div", { class: "table-scroll" },
+    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Scores hand by hand" },
       h("table", { class: "score history" },
         h("caption", { text: `Scores hand by hand (${lowWins ? "fewest" : "most"} points win)` }),
         h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Hand" }),
