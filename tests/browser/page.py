@@ -125,11 +125,19 @@ class Playground:
     def version(self) -> str:
         return str(self.by_id("game").get_attribute("data-version") or "")
 
+    def open_more_options(self) -> None:
+        """Unfold "More options" (the game's options, the bot delay, the seed)."""
+        toggle = self.by_id("more-toggle")
+        if toggle.get_attribute("aria-expanded") != "true":
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", toggle)
+            toggle.click()
+
     def set_up(self, match: Match) -> None:
         """Fill the form for ``match`` and start it."""
         if not self.by_id("setup-box").get_attribute("open"):
             self.driver.find_element(By.CSS_SELECTOR, "#setup-box > summary").click()
         Select(self.by_id("ruleset")).select_by_value(match.ruleset)
+        self.open_more_options()
         if match.profile:
             Select(self.by_id("profile")).select_by_value(match.profile)
         for name, value in match.options.items():
@@ -149,7 +157,14 @@ class Playground:
         seed = self.by_id("seed")
         seed.clear()
         seed.send_keys(match.seed)
-        self.by_id("start").click()
+        self.start()
+
+    def start(self) -> None:
+        """Press "Start the match" (above "More options": scrolled back to, as a person
+        would)."""
+        start = self.by_id("start")
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", start)
+        start.click()
 
     def await_person(self, after: str = "") -> str:
         """Wait until the person is to act (``"you"``) or the match is over (``"over"``),

@@ -87,12 +87,14 @@ def profile_values(info: dict[str, Any], profile: dict[str, Any]) -> dict[str, s
 
 
 def form_values(page: Playground) -> dict[str, str]:
-    """The option fields' values as the form holds them."""
+    """The option fields' values as the form holds them (a number field left empty shows
+    "default" and stands for 0, the value the rules read as their default)."""
     found = page.driver.execute_script(
         """
         const fields = [...document.querySelectorAll("#options [data-option]")];
         return Object.fromEntries(fields.map((input) => [input.dataset.option,
-          input.dataset.type === "bool" ? String(input.checked) : input.value]));
+          input.dataset.type === "bool" ? String(input.checked)
+            : input.value === "" && input.placeholder === "default" ? "0" : input.value]));
         """
     )
     assert isinstance(found, dict)
@@ -223,13 +225,14 @@ def test_the_rules_variant_sets_the_options_which_can_still_change(
 
     # an option changed under a variant: the options are the person's own
     variant.select_by_value(info["profiles"][0]["id"])
+    page.open_more_options()
     target = page.by_id("option-target_score")
     target.clear()
     target.send_keys("35\t")
     assert variant.first_selected_option.get_attribute("value") == ""
     assert "match none of the variants" in page.by_id("profile-help").text
     page.by_id("seed").send_keys("a variant changed")
-    page.by_id("start").click()
+    page.start()
     page.await_person()
     state = page.state()
     assert state is not None

@@ -6,7 +6,7 @@
   inside the window with no scrolling, under the sticky status line; on the phone, every
   tile of the hand and of the open ends is 32 px or more on its short side;
 - the status speaks plain words (no IN_PROGRESS, HAND_OVER or MATCH_OVER to read), seats
-  carry their bot's level, the rules link leads to the ruleset's part of /rules, the log
+  carry their bot's level, the rules link leads to the ruleset's part of /how-to-play, the log
   is a live region, and the focus is on the first legal move whenever the turn comes back;
 - a hand's end shows how it was decided (the service's reason), every hand and a running
   table of scores; the match's end offers Rematch, which deals the same match again with a
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -48,6 +49,8 @@ SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 STATUS_NAMES = ("IN_PROGRESS", "HAND_OVER", "MATCH_OVER")
 #: The smallest short side of a tile a person acts with or on, on a phone (CSS px).
 PHONE_TILE = 32
+#: A rulebook tag, as the service's sentences cite the rules ("[BLK-10]"), with its space.
+RULE_TAG = re.compile(r"\s*\[[A-Z][A-Z0-9]*-\d+[a-z]?\]")
 #: The move after which a match's mid-match screenshot (and axe run) is taken.
 MID = 4
 
@@ -121,6 +124,17 @@ def check_turn(page: Playground, phone: bool, where: str) -> dict[str, Any]:
         f"{where}: off screen in a {seen['width']}x{seen['height']} window scrolled to "
         f"{seen['scroll']} (the status line ends at {round(seen['top'])}): {outside}"
     )
+    sideways = page.driver.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    if sideways > 0:
+        wide = page.driver.execute_script(
+            """return [...document.querySelectorAll("body *")].filter((e) =>
+              e.getBoundingClientRect().right > innerWidth + 0.5 && e.getClientRects().length)
+              .slice(0, 5).map((e) => e.tagName + "#" + e.id + "." + e.className.baseVal
+                + (typeof e.className === "string" ? e.className : ""))"""
+        )
+        raise AssertionError(f"{where}: the page scrolls sideways by {sideways} px: {wide}")
     if phone:
         small = [
             f"{name} {round(w)}x{round(h)}"
@@ -133,6 +147,18 @@ def check_turn(page: Playground, phone: bool, where: str) -> dict[str, Any]:
     assert seen["live"] == "polite", f"{where}: the log is not a live region"
     assert seen["focusFirst"], f"{where}: the focus is on {seen['focused']}, not the first move"
     return seen
+
+
+def assert_how_to_play(url: str, ruleset: str) -> None:
+    """The how-to-play page at ``url`` has the ruleset's section. While the page is not
+    served (it is built apart from the playground), only the link itself is checked."""
+    try:
+        with urllib.request.urlopen(url) as answer:
+            text = answer.read().decode()
+    except urllib.error.HTTPError as error:
+        assert error.code == 404, error
+        return
+    assert f'id="{ruleset}"' in text, f"{url} has no section for {ruleset}"
 
 
 def record_axe(page: Playground, script: str, report: list[str], name: str) -> dict[str, int]:
@@ -205,7 +231,9 @@ def check_hand_end(page: Playground, servers: Servers, players: int, where: str)
     last = score["hands"][-1]
     reason = page.by_id("hand-reason").text
     if last.get("reason"):
-        assert reason == last["reason"], where
+        # the service's sentence, without the rulebook's tags ("[BLK-10]")
+        assert reason == RULE_TAG.sub("", last["reason"]), where
+        assert not RULE_TAG.search(reason), f"{where}: a rule tag shown to players"
     else:
         assert reason, f"{where}: the hand's end is not explained"
     status, view = post(servers, "/v1/games:view", {"state": state["token"], "seat": state["seat"]})
@@ -276,9 +304,8 @@ def test_everything_to_act_on_is_on_screen_on_every_turn_then_a_rematch(
     level = match.level.capitalize()
     assert page.by_id("seats").text.count(f"{level} bot") == match.players - 1
     link = page.by_id("rules-link")
-    assert str(link.get_attribute("href")).endswith(f"/rules#{match.ruleset}")
-    with urllib.request.urlopen(str(link.get_attribute("href"))) as answer:
-        assert f'id="{match.ruleset}"' in answer.read().decode()
+    assert str(link.get_attribute("href")).endswith(f"/how-to-play#{match.ruleset}")
+    assert_how_to_play(str(link.get_attribute("href")), match.ruleset)
     page.wait(
         lambda d: d.find_element(By.CSS_SELECTOR, "#seed-check[data-verified]"), "the seed check"
     )
@@ -326,6 +353,42 @@ def test_the_start_page(
     browser.save_screenshot(str(artifacts / f"{size}-start.png"))
     record_axe(page, axe_script, axe_report, f"{size} start page")
     assert page.severe_console_messages() == []
+
+
+@pytest.mark.parametrize("ruleset", [m.ruleset for m in MATCHES])
+def test_start_is_in_view_on_a_phone_for_every_ruleset(
+    browser: Chrome,
+    servers: Servers,
+    artifacts: Path,
+    axe_script: str,
+    axe_report: list[str],
+    ruleset: str,
+) -> None:
+    """At 390x844, with the ruleset chosen, "Start the match" lies in the window with no
+    scrolling: the game's options wait, folded, under "More options", in words."""
+    set_viewport(browser, *SIZES["phone"])
+    page = fresh_page(browser, f"{servers.http_base}/play?ruleset={ruleset}")
+    assert page.by_id("ruleset").get_attribute("value") == ruleset
+    box = browser.execute_script(
+        "const r = document.getElementById('start').getBoundingClientRect();"
+        " return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight, scrollY];"
+    )
+    left, top, right, bottom, width, height, scrolled = box
+    print(f"phone {ruleset}: Start at y = {top:.0f}..{bottom:.0f} of {height}")
+    assert scrolled == 0
+    assert left >= 0 and right <= width and top >= 0 and bottom <= height, (ruleset, box)
+    assert not page.by_id("more-options").is_displayed(), "the options are not folded"
+    toggle = page.by_id("more-toggle")
+    assert toggle.text.endswith("More options") and toggle.get_attribute("aria-expanded") == "false"
+    page.open_more_options()
+    text = str(page.by_id("setup").text)
+    tags = RULE_TAG.findall(text)
+    assert not tags, f"rule tags shown to players: {tags}"
+    assert not re.findall(r"\b[A-Z]{2,}_[A-Z_]+\b", text), "an option's value in capitals"
+    page.screenshot(artifacts / f"phone-{ruleset}-more-options.png")
+    found = page.axe(axe_script)
+    axe_report.append(f"phone {ruleset} start page, More options open: {found or 0} violations")
+    assert not found, f"axe-core finds {found}"
 
 
 def test_a_reload_resumes_the_same_token_and_the_match_can_be_abandoned(

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from selenium.webdriver import Chrome
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from ..support.servers import Servers
@@ -143,6 +144,11 @@ def test_the_persons_record_replays_and_the_viewer_steps_through_it(
     assert page.by_id("replay").get_attribute("data-last") == str(last)
     check_step(page, answer, 0)
     assert not page.by_id("replay-back").is_enabled()
+    # the seat whose record it is, in words
+    seat_card = page.driver.find_element(
+        By.CSS_SELECTOR, f'#replay-seats [data-seat="{match.seat}"]'
+    )
+    assert f"Seat {match.seat} · kept this record" in seat_card.text, seat_card.text
 
     page.by_id("replay-forward").click()
     check_step(page, answer, 1)
@@ -177,8 +183,15 @@ def test_the_persons_record_replays_and_the_viewer_steps_through_it(
     assert shown.is_displayed()
     assert shown.get_attribute("data-step") == str(number)
     assert shown.get_attribute("data-reason") == divergence["reason"]
-    assert f"move {number}" in shown.text and divergence["reason"] in shown.text
-    assert divergence["message"] in shown.text
+    # a player reads why in words; the reason's code and the service's message wait,
+    # folded, under "For developers"
+    assert f"move {number}" in shown.text and "Why: " in shown.text
+    assert divergence["reason"] not in shown.text and divergence["message"] not in shown.text
+    assert "The record's move: Seat " in shown.text
+    folded = shown.find_element(By.CSS_SELECTOR, "details.for-developers")
+    assert folded.get_attribute("open") is None
+    text = str(folded.get_attribute("textContent"))
+    assert divergence["reason"] in text and divergence["message"] in text
     # the viewer steps up to the diverging move, shown as the record has it
     assert page.by_id("replay").get_attribute("data-last") == str(number)
     page.by_id("replay-last").click()

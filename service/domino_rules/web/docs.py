@@ -9,6 +9,9 @@ document is embedded in the page, and the page loads nothing from anywhere else,
 works offline.
 ``/rules`` is the rulebook (``docs/rules.md``, rendered by ``docs/rules_page.py``), with an
 anchor per ruleset id (``/rules#one_arm_joe``).
+``/how-to-play`` is each game in a player's words, from the ``how_to_play.md`` of each
+game's package (:mod:`domino_rules.web.how_to_play`), with the same anchors
+(``/how-to-play#one_arm_joe``); each game's section links to its rules in the rulebook.
 ``/schemas/match-record.json`` is the JSON Schema of a match record's JSON form
 (``docs/records.md``), generated beside the document from the same proto.
 """
@@ -22,6 +25,7 @@ from importlib import resources
 from flask import Flask, Response, request
 
 from .. import games
+from .how_to_play import how_to_play_html
 
 __all__ = ["docs_html", "openapi_json", "record_schema_json", "register", "rules_html"]
 
@@ -72,7 +76,7 @@ def docs_html() -> bytes:
 
 
 def register(app: Flask) -> None:
-    """Add ``GET /openapi.json``, ``GET /docs``, ``GET /rules`` and
+    """Add ``GET /openapi.json``, ``GET /docs``, ``GET /rules``, ``GET /how-to-play`` and
     ``GET /schemas/match-record.json`` to the gateway's app."""
 
     def shared_json(body: bytes, mimetype: str) -> Response:
@@ -89,6 +93,15 @@ def register(app: Flask) -> None:
         response.headers["Cache-Control"] = "no-cache"
         response.headers["Content-Security-Policy"] = (
             "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+            "form-action 'none'; frame-ancestors 'none'"
+        )
+        return response
+
+    def how_to_play() -> Response:
+        response = Response(how_to_play_html(), mimetype="text/html")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; "
             "form-action 'none'; frame-ancestors 'none'"
         )
         return response
@@ -111,6 +124,7 @@ def register(app: Flask) -> None:
     app.add_url_rule("/openapi.json", endpoint="openapi", view_func=openapi, methods=["GET"])
     app.add_url_rule("/docs", endpoint="docs", view_func=docs, methods=["GET"])
     app.add_url_rule("/rules", endpoint="rules", view_func=rulebook, methods=["GET"])
+    app.add_url_rule("/how-to-play", endpoint="how_to_play", view_func=how_to_play, methods=["GET"])
     app.add_url_rule(
         "/schemas/match-record.json",
         endpoint="record_schema",

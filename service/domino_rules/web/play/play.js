@@ -58,13 +58,15 @@ const hasTile = (tile) => Boolean(tile) && tile.high !== undefined;
 const pips = (tile) => tile.high + tile.low;
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const listWords = (items) =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+const listWords = (items, and = "and") =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${and} ${items.at(-1)}`;
+/** Alternatives in words: "6, 12 or 18". */
+const orWords = (items) => listWords(items, "or");
 
 const ui = { skip: document.querySelector(".skip") };
 for (const id of [
   "setup-box", "setup", "ruleset", "ruleset-about", "options", "players", "seat", "level",
-  "delay", "seed", "service", "api", "reload", "start", "error", "status", "turn", "game",
+  "delay", "seed", "service", "api", "more-options", "more-toggle", "profile-box", "sides", "reload", "start", "error", "status", "turn", "game",
   "game-title", "rules-link", "commitment", "seats", "last-move", "table", "table-more", "guide",
   "hand", "hand-title", "prompt", "actions", "hint", "result", "log", "download-record",
   "record-note", "abandon", "abandon-confirm", "abandon-yes", "abandon-no", "record-file",
@@ -154,8 +156,9 @@ const humanName = (name) => capital(name.replace(/_/g, " "));
 /** A value the service names in capitals, in words: "HIGHEST_DOUBLE" is "Highest double". */
 const enumWords = (value) => capital(String(value).toLowerCase().replace(/_/g, " "));
 const rulesetInfo = () => catalogue.find((info) => info.id === ui.ruleset.value);
-/** Where the project's rules of a ruleset are: the rulebook page, at the ruleset's anchor. */
-const rulesUrl = (info) => `${apiBase()}/rules#${encodeURIComponent(info.id)}`;
+/** Where a player reads how to play a ruleset: the how-to-play page, at the ruleset's
+ * anchor (it links on to the rulebook of record for implementers). */
+const rulesUrl = (info) => `${apiBase()}/how-to-play#${encodeURIComponent(info.id)}`;
 /** A bot level's name ("Greedy") and the catalogue's description of it. */
 const levelName = (level) => enumWords(level);
 function levelAbout(info, level) {
@@ -173,6 +176,7 @@ async function loadCatalogue() {
     catalogue = [];
     ui.ruleset.replaceChildren(h("option", { text: "(no games: the service did not answer)" }));
     ui.options.replaceChildren(h("legend", { text: "Options" }));
+    showMoreOptions(true);
     ui.service.open = true;
     showError(error, loadCatalogue);
     return;
@@ -188,17 +192,55 @@ async function loadCatalogue() {
   resumeSaved();
 }
 
+/** Fold or unfold "More options" (the game's options, the pace, the seed, the service). */
+function showMoreOptions(open) {
+  ui.moreOptions.hidden = !open;
+  ui.moreToggle.setAttribute("aria-expanded", String(open));
+}
+
+/** An int option whose 0 stands for a default the rules work out ("0: 7 to two players"). */
+const zeroIsDefault = (option) => option.type === "int" && option.default === "0" && /(^|[;,(]\s*)0(:| =) /.test(option.description);
+
+/** An option's description in a player's words: no rule tags ("[BLK-2]"), the values and
+ * other options it names as the form shows them, and "0: ..." read as the default. */
+function optionHelp(info, option) {
+  let text = option.description.replace(/\s*\[[A-Z][A-Z0-9]*-\d+[a-z]?\]/g, "");
+  for (const value of option.allowed_values || []) {
+    text = text.replace(new RegExp(`\\b${value}\\b:?`, "g"), (found) => `“${enumWords(value)}”${found.endsWith(":") ? ":" : ""}`);
+  }
+  for (const other of info.options) {
+    if (other.name.includes("_")) text = text.replace(new RegExp("`?\\b" + other.name + "\\b`?", "g"), `“${humanName(other.name).toLowerCase()}”`);
+  }
+  if (zeroIsDefault(option)) text = text.replace(/(^|[;,(]\s*)0(:| =) /, "$1left empty (the default): ");
+  return text.replace(/`/g, "");
+}
+
+/** Set an option's field to `value` as the form writes it ("0" for a defaulted int: empty). */
+function setField(input, option, value) {
+  if (input.dataset.type === "bool") input.checked = String(value) === "true";
+  else if (option && zeroIsDefault(option) && String(value) === "0") input.value = "";
+  else input.value = String(value);
+}
+
+/** Under the table's choices: what the chosen bots do, in the catalogue's words. */
+function describeLevel() {
+  const info = rulesetInfo();
+  const help = $("level-help");
+  if (info && help) help.textContent = `${levelName(ui.level.value)} bots: ${levelAbout(info, ui.level.value)}`;
+}
+
 function chooseRuleset() {
   const info = rulesetInfo();
   if (!info) return;
   ui.rulesetAbout.replaceChildren(
     h("span", { text: `${info.description} ` }),
-    h("a", { href: rulesUrl(info), target: "_blank", rel: "noopener", text: `The rules of ${info.name}` }),
+    h("a", { href: rulesUrl(info), target: "_blank", rel: "noopener", text: `How to play ${info.name}` }),
   );
   ui.options.replaceChildren(h("legend", { text: "Options" }));
+  ui.profileBox.replaceChildren();
   for (const option of info.options) {
     const id = `option-${option.name}`;
-    const help = h("small", { id: `${id}-help`, class: "muted", text: option.description });
+    const help = h("small", { id: `${id}-help`, class: "muted", text: optionHelp(info, option) });
     let input;
     if (option.type === "bool") {
       input = h("input", { id, type: "checkbox", "aria-describedby": `${id}-help` });
@@ -215,8 +257,10 @@ function chooseRuleset() {
           id, type: "number", inputmode: "numeric", step: 1, min: option.min, max: option.max,
           "aria-describedby": `${id}-help`,
         });
+        if (zeroIsDefault(option)) input.placeholder = "default";
       }
-      input.value = option.default;
+      input.dataset.type = option.type;
+      setField(input, option, option.default);
       ui.options.append(
         h("div", { class: "field" }, h("label", { for: id, text: humanName(option.name) }), input, help),
       );
@@ -232,9 +276,10 @@ function chooseRuleset() {
   addProfiles(info);
   const level = params.get("level") || ui.level.value || "GREEDY";
   ui.level.replaceChildren(
-    ...info.bots.map((bot) => h("option", { value: bot.level, text: `${levelName(bot.level)}: ${bot.description}` })),
+    ...info.bots.map((bot) => h("option", { value: bot.level, text: levelName(bot.level) })),
   );
   ui.level.value = info.bots.some((bot) => bot.level === level) ? level : info.bots[0].level;
+  describeLevel();
   fillPlayers();
 }
 
@@ -282,9 +327,9 @@ function addProfiles(info) {
   if (!profiles.length) return;
   const select = h("select", { id: "profile", "aria-describedby": "profile-help" },
     ...profiles.map((p) => h("option", { value: p.id, text: p.name })),
-    h("option", { value: CUSTOM, text: "Your own options (set below)" }));
+    h("option", { value: CUSTOM, text: "Your own options (under More options)" }));
   const help = h("small", { id: "profile-help", class: "muted" });
-  ui.options.querySelector("legend").after(
+  ui.profileBox.append(
     h("div", { class: "field profile" }, h("label", { for: "profile", text: "Rules variant" }), select, help),
   );
   const wanted = params.get("profile");
@@ -306,9 +351,7 @@ function applyProfile() {
     for (const input of ui.options.querySelectorAll("[data-option]")) {
       const option = info.options.find((o) => o.name === input.dataset.option);
       if (!option) continue;
-      const value = profileValue(info, profile, option);
-      if (input.dataset.type === "bool") input.checked = value === "true";
-      else input.value = value;
+      setField(input, option, profileValue(info, profile, option));
     }
   }
   describeProfile();
@@ -333,7 +376,7 @@ function describeProfile() {
   const help = $("profile-help");
   if (!info || !select || !help) return;
   const profile = (info.profiles || []).find((p) => p.id === select.value);
-  help.textContent = profile ? profile.description : "The options below match none of the variants.";
+  help.textContent = profile ? profile.description : "The options under More options match none of the variants.";
 }
 
 /** The most players the options allow: a `set_max_pip` option grows the set (3 tiles a seat). */
@@ -371,7 +414,12 @@ function readOptions() {
     const name = input.dataset.option;
     if (input.dataset.type === "bool") options[name] = input.checked;
     else if (input.dataset.type === "int") {
-      if (input.value.trim() === "") continue; // the default
+      if (input.value.trim() === "") {
+        // the default: sent as the service's "0" where the field shows it in words
+        const option = rulesetInfo().options.find((o) => o.name === name);
+        if (option && zeroIsDefault(option)) options[name] = 0;
+        continue;
+      }
       options[name] = Number(input.value);
     } else options[name] = input.value;
   }
@@ -651,8 +699,7 @@ function fillForm(setup) {
   for (const input of ui.options.querySelectorAll("[data-option]")) {
     const value = setup.options[input.dataset.option];
     if (value === undefined) continue;
-    if (input.dataset.type === "bool") input.checked = value === true;
-    else input.value = String(value);
+    setField(input, setup.info.options.find((o) => o.name === input.dataset.option), value);
   }
   syncProfile();
   fillPlayers();
@@ -660,6 +707,7 @@ function fillForm(setup) {
   fillSeats();
   ui.seat.value = String(setup.seat);
   if ([...ui.level.options].some((option) => option.value === setup.level)) ui.level.value = setup.level;
+  describeLevel();
 }
 
 function abandonMatch() {
@@ -1036,7 +1084,7 @@ function oneSide(seats) {
 function winnersWords(seats, what) {
   if (!seats || !seats.length) return `Nobody ${what === "hand" ? "scores" : "wins"}.`;
   if (seats.length === 1) return seats[0] === scene().seat ? `You win the ${what}.` : `Seat ${seats[0]} wins the ${what}.`;
-  if (oneSide(seats)) return `${capital(sideWords(seats))} win the ${what}.`;
+  if (oneSide(seats)) return `${capital(sideName(seats, true))} wins the ${what}${sideLead(seats, what)}.`;
   return `${capital(listWords(seats.map(who)))} share the ${what}.`;
 }
 
@@ -1076,6 +1124,36 @@ function sideOf(seat) {
   const { players } = scene();
   if (players === 4 && optionValue("partnership") === "true") return [seat % 2, seat % 2 + 2];
   return [seat];
+}
+
+/** Whether the match is played in sides of more than one seat (a partnership). */
+function inSides() {
+  return sides().some((side) => side.length > 1);
+}
+
+/** The seat that shares `seat`'s side, where it has one. */
+function partnerOf(seat) {
+  return sideOf(seat).find((s) => s !== seat);
+}
+
+/** A side of partners by name: "your side (you and your partner, seat 2)", "the other side
+ * (seats 1 and 3)"; a spectator's: "the side of seats 0 and 2". `full`: with its seats. */
+function sideName(side, full = false) {
+  const you = scene().seat;
+  if (you === undefined || you === null) return `the side of seats ${listWords(side.map(String))}`;
+  if (side.includes(you)) {
+    return full ? `your side (you and your partner, seat ${partnerOf(you)})` : "your side";
+  }
+  return full ? `the other side (seats ${listWords(side.map(String))})` : "the other side";
+}
+
+/** Why a side won the match, in points: " with 104 points to 62". */
+function sideLead(side, what) {
+  const points = scene().view && scene().view.match_points;
+  if (what !== "match" || !points) return "";
+  const theirs = points[side[0]] ?? 0;
+  const others = sides().filter((s) => s[0] !== side[0]).map((s) => points[s[0]] ?? 0);
+  return others.length ? ` with ${plural(theirs, "point")} to ${listWords(others.map(String))}` : "";
 }
 
 /** A side in words: "you", "seat 2", "you and seat 2", "seats 1 and 3". */
@@ -1374,7 +1452,7 @@ function animateArrival() {
 function outcome(seats, what) {
   if (!seats || !seats.length) return what === "hand" ? "nobody scores" : "nobody wins";
   if (seats.length === 1) return seats[0] === game.seat ? "you win" : `seat ${seats[0]} wins`;
-  if (oneSide(seats)) return `${sideWords(seats)} win`;
+  if (oneSide(seats)) return `${sideName(seats, true)} wins the ${what}`;
   const others = seats.filter((seat) => seat !== game.seat);
   const shared = what === "hand" ? "the hand" : "the win";
   return others.length < seats.length
@@ -1384,7 +1462,8 @@ function outcome(seats, what) {
 
 /** A seat's name at the table: "You", or its number and its bot's level. */
 function seatTitle(seat) {
-  return seat === game.seat ? "You" : `Seat ${seat} (${levelName(game.level)} bot)`;
+  const partner = inSides() && partnerOf(game.seat) === seat ? ", your partner" : "";
+  return seat === game.seat ? "You" : `Seat ${seat}${partner} (${levelName(game.level)} bot)`;
 }
 
 function renderStatus(waiting) {
@@ -1414,6 +1493,28 @@ function renderCommitment() {
 
 function renderSeats() {
   ui.seats.replaceChildren(...seatItems());
+  renderSides();
+}
+
+/** In a partnership, each side's match points, by name: "Your side (you and your partner,
+ * seat 2): 35 · The other side (seats 1 and 3): 20 · first to 100". */
+function renderSides() {
+  ui.sides.hidden = !inSides();
+  if (ui.sides.hidden) {
+    ui.sides.replaceChildren();
+    return;
+  }
+  const points = game.view.match_points;
+  const target = Number(optionValue("target_score"));
+  ui.sides.replaceChildren(
+    h("span", { class: "visually-hidden", text: "Scores by side: " }),
+    ...sides().flatMap((side, i) => [
+      i ? " · " : "",
+      h("span", { class: `side-score side-${i}`, "data-side": i },
+        h("strong", { text: `${capital(sideName(side, true))}: ` }), plural(points[side[0]] ?? 0, "point")),
+    ]),
+    Number.isInteger(target) && target > 0 ? ` · first to ${target}` : "",
+  );
 }
 
 /** The scene's seats: each one's name (and bot level), tiles, match points and the
@@ -1444,8 +1545,18 @@ function seatItems() {
         h("span", { class: "seat-level", title: levelAbout(scene().info, scene().level), text: `${levelName(scene().level)} bot` }),
       ];
     }
+    let side = "";
+    if (inSides()) {
+      const group = sides().findIndex((s) => s.includes(seat));
+      side = ` side-${group}`;
+      const mine = scene().seat;
+      const tag = mine === undefined || mine === null
+        ? `partner of seat ${partnerOf(seat)}`
+        : you ? "your side" : partnerOf(mine) === seat ? "your partner" : "other side";
+      name.push(h("span", { class: "side-tag", text: tag }));
+    }
     items.push(
-      h("li", { class: `seat${you ? " you" : ""}${acting ? " acting" : ""}`, "data-seat": seat },
+      h("li", { class: `seat${you ? " you" : ""}${acting ? " acting" : ""}${side}`, "data-seat": seat, "data-side": side ? side.trim().slice(5) : null },
         ...name,
         ...badges,
         h("span", { class: "seat-facts", text: facts.join(" · ") })),
@@ -1735,7 +1846,7 @@ function lineTable(view, table) {
     main.push(
       h("div", { class: "dice", role: "group", "aria-label": `the dice of round ${table.round}: ${dice.join(", ")}` },
         ...dice.map((n) => dieSvg(n, narrow() ? 30 : 34)),
-        h("span", { class: "facts", text: `Round ${table.round}, thrown by ${who(table.leader)}. Tiles you may lay add up to ${listWords((table.qualifying || []).map(String)) || "nothing"}.` })),
+        h("span", { class: "facts", text: `Round ${table.round}, thrown by ${who(table.leader)}. Tiles you may lay add up to ${orWords((table.qualifying || []).map(String)) || "nothing"}.` })),
     );
   }
   main.push(h("h3", { class: "table-title", text: "The line" }));
@@ -1978,7 +2089,7 @@ function lakeGuide(moves, kinds) {
 
 function lineGuide(moves, kinds, table) {
   const thrown = (table.dice || []).length > 0;
-  const totals = listWords((table.qualifying || []).map(String));
+  const totals = orWords((table.qualifying || []).map(String));
   const discard = kinds.has("DISCARD") ? ", or discard any tile face down (its pips count against you)" : "";
   if (kinds.has("PLAY")) {
     const which = thrown ? `a tile whose pips add up to ${totals}` : "a tile";
@@ -2200,7 +2311,7 @@ function targetWords(winners, hand) {
 /** How the last hand was decided: the service's sentence, or one made of its end and
  * winners where the service gives none. */
 function reasonWords(hand) {
-  if (hand.reason) return hand.reason;
+  if (hand.reason) return hand.reason.replace(/\s*\[[A-Z][A-Z0-9]*-\d+[a-z]?\]/g, "");
   const ended = END_WORDS[hand.end] ? `It ended because ${END_WORDS[hand.end]}. ` : "";
   return `${ended}${winnersWords(hand.winners, "hand")}`;
 }
@@ -2255,7 +2366,7 @@ function renderResult() {
     if (hasSettlement) head.push("settled this hand");
     if (runningNet) head.push("settlement so far");
     parts.push(
-      h("div", { class: "table-scroll" },
+      h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": `Hand ${last.hand}, seat by seat` },
         h("table", { class: "score" },
           h("caption", { text: `Hand ${last.hand}` }),
           h("thead", {}, h("tr", {}, ...head.map((text) => h("th", { scope: "col", text })))),
@@ -2271,7 +2382,7 @@ function renderResult() {
   // the running table: every hand's points, and the totals
   const lowWins = game.info.low_wins;
   parts.push(
-    h("div", { class: "table-scroll" },
+    h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": "Scores hand by hand" },
       h("table", { class: "score history" },
         h("caption", { text: `Scores hand by hand (${lowWins ? "fewest" : "most"} points win)` }),
         h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Hand" }),
@@ -2286,6 +2397,13 @@ function renderResult() {
               ...seats.map((s) => h("td", { text: signed(s.net ?? 0) })))
             : null))),
   );
+  if (inSides()) {
+    parts.splice(over ? 2 : 0, 0, h("ul", { class: "side-results", "aria-label": "Match points by side" },
+      ...sides().map((side, i) => h("li", { class: `side-${i}`, "data-side": i },
+        h("strong", { text: `${capital(sideName(side, true))}: ` }),
+        `${plural(score.seats.find((s) => s.seat === side[0])?.match_points ?? 0, "point")}`,
+        last && oneSide(last.winners || []) && last.winners.includes(side[0]) ? ` (won hand ${last.hand})` : ""))));
+  }
   if (over) parts.push(seedCheckPart());
   ui.result.replaceChildren(...parts);
   ui.result.hidden = false;
@@ -2551,9 +2669,15 @@ function showReplay(record, answer) {
     );
     ui.replayDivergence.replaceChildren(
       h("h3", { text: divergence.step > 0 ? `Where it diverges: move ${divergence.step}` : "Where it diverges: the deal (step 0)" }),
-      h("p", {}, h("strong", { text: "Reason: " }), h("code", { text: divergence.reason }),
-        REASON_WORDS[divergence.reason] ? h("span", { text: ` (${REASON_WORDS[divergence.reason]})` }) : null),
-      h("p", {}, h("strong", { text: "The service says: " }), h("span", { text: divergence.message })),
+      h("p", {}, h("strong", { text: "Why: " }),
+        h("span", { text: `${capital(REASON_WORDS[divergence.reason] || "the record and the match its seed deals differ there")}.` })),
+      divergence.step > 0 && (record.moves[divergence.step - 1] || {}).move
+        ? h("p", {}, h("strong", { text: "The record's move: " }),
+          h("span", { text: drawScene(replayScene(((steps[divergence.step - 1] || steps.at(-1)) || {}).view || {}), () => moveWords(record.moves[divergence.step - 1].move)) }))
+        : null,
+      h("details", { class: "for-developers" }, h("summary", { text: "For developers" }),
+        h("p", {}, h("strong", { text: "Reason: " }), h("code", { text: divergence.reason })),
+        h("p", {}, h("strong", { text: "The service says: " }), h("code", { text: divergence.message }))),
     );
     ui.replayDivergence.dataset.step = String(divergence.step);
     ui.replayDivergence.dataset.reason = divergence.reason;
@@ -2581,7 +2705,7 @@ function replayScene(view) {
     status: view.status,
     toAct: view.to_act,
     box: ui.replayTable,
-    seatName: (seat) => (record.viewpoint === "SEAT" && record.seat === seat ? `Seat ${seat} · the record's` : `Seat ${seat}`),
+    seatName: (seat) => (record.viewpoint === "SEAT" && record.seat === seat ? `Seat ${seat} · kept this record` : `Seat ${seat}`),
   };
 }
 
@@ -2740,6 +2864,8 @@ if (params.has("delay")) ui.delay.value = params.get("delay");
 if (params.has("seed")) ui.seed.value = params.get("seed");
 ui.ruleset.addEventListener("change", chooseRuleset);
 ui.players.addEventListener("change", fillSeats);
+ui.level.addEventListener("change", describeLevel);
+ui.moreToggle.addEventListener("click", () => showMoreOptions(ui.moreOptions.hidden));
 ui.reload.addEventListener("click", loadCatalogue);
 ui.api.addEventListener("change", loadCatalogue);
 ui.setup.addEventListener("submit", startMatch);
