@@ -88,7 +88,8 @@ def render(markdown: str, ids: dict[str, str]) -> str:
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{title} — domino-rules</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        '<p class="top"><a href="play">Playground</a> · <a href="docs">API</a></p>\n'
+        '<p class="top"><a href="play">Playground</a> · <a href="how-to-play">How to play</a> · '
+        '<a href="docs">API</a></p>\n'
         f"{body}</body>\n</html>\n"
     )
 

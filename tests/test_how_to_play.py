@@ -185,3 +185,13 @@ def test_served_over_http_with_a_section_per_ruleset(servers: Servers) -> None:
         assert f'href="rules#{ruleset}"' in section
         assert f'id="{ruleset}"' in rules  # the rulebook's anchor it links to
         assert f'href="#{ruleset}"' in page  # listed at the top
+
+
+def test_the_rulebook_of_record_links_to_how_to_play(servers: Servers) -> None:
+    """A player who lands on the rulebook finds the page written for them."""
+    with urllib.request.urlopen(f"{servers.http_base}/rules", timeout=30) as response:
+        rules = response.read().decode("utf-8")
+    top = rules.split('<p class="top">', 1)[1].split("</p>", 1)[0]
+    assert '<a href="how-to-play">How to play</a>' in top
+    with urllib.request.urlopen(f"{servers.http_base}/how-to-play", timeout=30) as response:
+        assert response.status == 200  # the link, relative to /rules, finds the page

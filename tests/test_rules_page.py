@@ -45,7 +45,7 @@ def test_rules_is_served_with_an_anchor_per_game() -> None:
 def test_links_stay_within_the_page_or_the_service() -> None:
     page = _client().get("/rules").get_data(as_text=True)
     for href in re.findall(r'href="([^"]*)"', page):
-        assert href.startswith(("#", "https://")) or href in ("play", "docs"), href
+        assert href.startswith(("#", "https://")) or href in ("play", "docs", "how-to-play"), href
     ids = set(re.findall(r'id="([^"]+)"', page))
     for href in re.findall(r'href="#([^"]*)"', page):
         assert href in ids, f"#{href} names no heading"
