@@ -59,10 +59,10 @@ class AllFivesBot(GameBot):
     margin_weight = 0.3
     hand_spread = 40.0
     candidates = 6
-    #: STRONG's default: a Fives hand draws and runs longer than a Block hand (and every
-    #: play is counted), so 60 playouts keep its median CPU per suggestion within the
-    #: others' budget (``bench/bots.py``)
-    playouts = 60
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 28
 
     def hands_after(
         self, options: AllFivesOptions, players: int, hand_number: int, totals: list[int]

@@ -49,7 +49,10 @@ class BlockBot(GameBot):
     margin_weight = 0.3
     hand_spread = 15.0
     candidates = 6
-    playouts = 100
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 50
 
     def hands_after(
         self, options: BlockOptions, players: int, hand_number: int, totals: list[int]

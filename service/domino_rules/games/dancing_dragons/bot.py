@@ -40,7 +40,10 @@ class DancingDragonsBot(GameBot):
     margin_weight = 0.1
     hand_spread = 20.0
     candidates = 6
-    playouts = 100
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 36
 
     def hands_after(
         self, options: DancingDragonsOptions, players: int, hand_number: int, totals: list[int]

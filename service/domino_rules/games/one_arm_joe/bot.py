@@ -136,6 +136,10 @@ class OneArmJoeBot(GameBot):
     )
     margin_scale = 15.0
     hand_spread = 27.0
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 80
 
     def hands_after(
         self, options: OneArmJoeOptions, players: int, hand_number: int, totals: list[int]

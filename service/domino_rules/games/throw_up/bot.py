@@ -152,7 +152,10 @@ class ThrowUpBot(GameBot):
     margin_weight = 0.5
     candidates = 4
     hand_spread = 6.7
-    playouts = 60  # about the CPU of the others at the median (bench/bots.py)
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 30
 
     def hands_after(
         self, options: ThrowUpOptions, players: int, hand_number: int, totals: list[int]

@@ -104,7 +104,10 @@ class TiuUBot(GameBot):
     margin_scale = 60.0
     margin_weight = 1.0
     candidates = 4
-    playouts = 80  # about the CPU of the others at the median (bench/bots.py)
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 25
     hand_spread = 106.0
 
     def hands_after(

@@ -278,6 +278,10 @@ class TsairDengBot(GameBot):
     )
     margin_scale = 30.0
     hand_spread = 19.0
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 80
 
     def hands_after(
         self, options: TsairDengOptions, players: int, hand_number: int, totals: list[int]
