@@ -81,6 +81,7 @@ _MOVE: tuple[tuple[str, _Kind], ...] = (
     ("target", "tile"),
     ("end", "enum"),
     ("open_pip", "optional"),
+    ("train", "optional"),
 )
 _EVENT: tuple[tuple[str, _Kind], ...] = (
     ("kind", "enum"),
@@ -96,6 +97,7 @@ _EVENT: tuple[tuple[str, _Kind], ...] = (
     ("seats", "list"),
     ("scores", "list"),
     ("hidden", "zero"),
+    ("train", "optional"),
 )
 #: A move's fields that name what its mover laid: what a seat may not have seen.
 _SECRET = ("tile", "target", "open_pip")
