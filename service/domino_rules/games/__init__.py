@@ -56,6 +56,7 @@ INSTALLED = (
     "domino_rules.games.block",
     "domino_rules.games.dancing_dragons",
     "domino_rules.games.all_fives",
+    "domino_rules.games.mexican_train",
 )
 #: The environment variable that installs more games (module names, comma-separated).
 ENVIRONMENT = "DOMINO_RULES_GAMES"
