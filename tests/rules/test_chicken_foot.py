@@ -12,6 +12,7 @@ from domino_rules.games.chicken_foot.rules import (
     ChickenFootOptions,
     ChickenFootTable,
 )
+from domino_rules.rules import rng
 from domino_rules.rules.errors import (
     IllegalMoveError,
     InvalidMoveError,
@@ -24,6 +25,7 @@ from domino_rules.rules.match import HandEnd, HandResult, Match, Status
 from domino_rules.rules.moves import Move, MoveKind
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import Tile, double_n
+from domino_rules.rules.trains import Engine
 
 from . import positions
 from .positions import hand as tiles
@@ -42,8 +44,15 @@ def options(**values: Any) -> ChickenFootOptions:
 def dealt(players: int, first: str, **values: Any) -> CF:
     """The hand dealt from an order of the whole set that starts with ``first``."""
     opts = options(**values)
-    order = order_of(double_n(opts.set_max_pip), first)
-    return positions.dealt(RULES, players, order, options=opts)
+    return positions.dealt(RULES, players, order_of(dealt_from(opts), first), options=opts)
+
+
+def dealt_from(opts: ChickenFootOptions) -> tuple[Tile, ...]:
+    """[MT-2] the tiles a deal is made from: the set, less the centre double set aside."""
+    full = double_n(opts.set_max_pip)
+    if opts.engine is Engine.FROM_HAND:
+        return full
+    return tuple(t for t in full if t != Tile(opts.set_max_pip, opts.set_max_pip))
 
 
 def position(
@@ -78,6 +87,10 @@ def position(
         tuple(tiles(text) for text in held), pile, engine, laid, feet, to_act, leader, 0
     )
     return Match(len(held), opts, "cf", hand_number, state, history)
+
+
+def tiles_of(items: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    return tuple(sorted(items))
 
 
 def play(seat: int, tile: str, arm: int) -> Move:
@@ -219,13 +232,23 @@ def test_player_counts_without_an_entry_need_a_hand_size() -> None:
 def test_the_deal_is_the_order_cut_seat_by_seat() -> None:
     # [CF-1] [MT-2] seat 0 the first k, seat 1 the next k; the rest is the boneyard
     opts = options(set_max_pip=6, hand_size=5)
-    order = order_of(double_n(6), "6-0 5-0 4-0 3-0 2-0 1-0 1-1 2-1 3-1 4-1 6-6 5-5")
-    match = positions.dealt(RULES, 2, order, options=opts)
+    match = dealt(2, "6-0 5-0 4-0 3-0 2-0 1-0 1-1 2-1 3-1 4-1 5-5", set_max_pip=6, hand_size=5)
     state = match.hand_state
     assert state.hands == (tiles("6-0 5-0 4-0 3-0 2-0"), tiles("1-0 1-1 2-1 3-1 4-1"))
-    # the engine [6-6] was set aside before the deal: the boneyard goes on from [5-5]
-    assert state.boneyard[0] == Tile(5, 5) and Tile(6, 6) not in state.boneyard
+    assert state.boneyard[0] == Tile(5, 5) and len(state.boneyard) == 17
     assert state.engine == Tile(6, 6)
+    # the shuffle, label deal/<hand>/0, is of the set less the centre double set aside
+    match = RULES.new_match(opts, 2, "the deal")
+    order = rng.shuffled("the deal", "deal/1/0", dealt_from(opts))
+    assert match.hand_state.hands == (tiles_of(order[:5]), tiles_of(order[5:10]))
+    assert match.hand_state.boneyard == order[10:]
+    # with FROM_HAND the whole set is shuffled; the hunt's draws stay in the hands
+    opts = options(set_max_pip=6, hand_size=5, engine="FROM_HAND")
+    match = RULES.new_match(opts, 2, "the deal")
+    order = rng.shuffled("the deal", "deal/1/0", double_n(6))
+    assert sorted((*order[:10], *order[10 : 10 + match.hand_state.hunt])) == sorted(
+        (*(t for hand in match.hand_state.hands for t in hand), Tile(6, 6))
+    )
 
 
 # ----------------------------------------------------------------- [CF-2] hands, engines
@@ -447,7 +470,7 @@ def test_drawing_one_tile_and_passing() -> None:
 
 def test_a_drawn_double_is_laid_and_grows_a_foot() -> None:
     # [CF-5] [CF-6] the drawer lays it by a move; the turn then passes
-    match = position(["8-0 7-0", "6-0 5-0"], ["9-4", "9-3", "9-2", "9-1"], boneyard="4-4")
+    match = position(["8-0 7-0", "6-0 5-0"], ["9-4", "9-3", "9-2", "9-1"], boneyard="4-4 4-0")
     match = apply(match, Move(0, MoveKind.DRAW))
     assert moves(match) == ["0 PLAY [4-4] train=0"]
     match = apply(match, play(0, "4-4", 0))

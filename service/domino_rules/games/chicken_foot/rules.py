@@ -42,10 +42,11 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
-import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...rules import trains
 from ...rules.building import fields_of, made_of, next_seat
 from ...rules.checks import check_length, check_range, fail, require
 from ...rules.errors import OptionsError
@@ -55,7 +56,8 @@ from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
 from ...rules.ruleset import Ruleset
-from ...rules.tiles import Tile, double_n, insert_tile, remove_tile, sorted_tiles
+from ...rules.tiles import Tile, double_n
+from ...rules.trains import Engine
 
 __all__ = [
     "Arm",
@@ -69,17 +71,13 @@ __all__ = [
 ]
 
 
-class Engine(enum.Enum):
-    SET_ASIDE = "SET_ASIDE"
-    FROM_HAND = "FROM_HAND"
-
-
-#: [CF-1] the tiles dealt to each player by default, by set and player count; a player
-#: count missing needs an explicit ``hand_size``.
-_HAND_SIZES: dict[int, dict[int, int]] = {
-    6: {2: 5, 3: 5, 4: 5, 5: 5},
-    9: {2: 9, 3: 7, 4: 7, 5: 7, 6: 7, 7: 7, 8: 6},
-    12: {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10},
+#: [CF-1] the tiles dealt to each player when option ``hand_size`` is 0, by the set's
+#: highest pip, for 2, 3, ... 8 players (``None``: that count needs an explicit
+#: ``hand_size``); double-12 deals as Mexican Train [MT-2].
+HAND_SIZES: Mapping[int, Sequence[int | None]] = {
+    6: (5, 5, 5, 5, None, None, None),
+    9: (9, 7, 7, 7, 7, 7, 6),
+    12: trains.MEXICAN_TRAIN_HAND_SIZES[12],
 }
 _SETS = (6, 9, 12)
 _TOES = 3
@@ -154,31 +152,13 @@ _make_state = made_of(ChickenFootHandState)
 _PLAY, _DRAW, _PASS = MoveKind.PLAY, MoveKind.DRAW, MoveKind.PASS
 
 
-# ---- the shared machinery of the trains (to be taken from rules/trains.py) ------------
-
-
 def _hand_size(options: ChickenFootOptions, players: int) -> int | None:
     """[CF-1] the tiles each seat is dealt; ``None``: this count needs ``hand_size``."""
-    if options.hand_size:
-        return options.hand_size
-    return _HAND_SIZES[options.set_max_pip].get(players)
+    return trains.hand_size(HAND_SIZES, options.set_max_pip, players, options.hand_size)
 
 
-def _dealt_from(options: ChickenFootOptions) -> int:
-    """[MT-2] the tiles dealt from: the set, less the engine when it is set aside."""
-    tiles = (options.set_max_pip + 1) * (options.set_max_pip + 2) // 2
-    return tiles - (1 if options.engine is Engine.SET_ASIDE else 0)
-
-
-def _engine_of(options: ChickenFootOptions, hand_number: int) -> Tile:
-    """[MT-3] [CF-2] hand h (from 1) is played with [N-h+1, N-h+1]."""
-    top = options.set_max_pip - (hand_number - 1)
-    return Tile.of(top, top)
-
-
-def _count(hand: tuple[Tile, ...], double_blank: int) -> int:
-    """[MT-12] [CF-8] the pips left in a hand; a [0-0] counts ``double_blank_points``."""
-    return sum(double_blank if tile.code == 0 else tile.pips for tile in hand)
+def _set_tiles(options: ChickenFootOptions) -> int:
+    return (options.set_max_pip + 1) * (options.set_max_pip + 2) // 2
 
 
 # ---- the layout ------------------------------------------------------------------------
@@ -192,28 +172,15 @@ def arm_foot(arm: int, centre: int) -> int:
 
 def open_end(tiles: tuple[Tile, ...], foot: int) -> int | None:
     """[CF-3] the number an arm of ``tiles`` from a foot of number ``foot`` shows: the
-    foot's while empty; ``None`` once it ends in a double."""
-    end = foot
-    for tile in tiles:
-        end = tile.other(end)
-    return None if tiles and tiles[-1].is_double else end
+    foot's while empty; ``None`` once it ends in a double (its toes carry it on)."""
+    if tiles and tiles[-1].is_double:
+        return None
+    return trains.open_end(foot, tiles)
 
 
-def _laid(tiles: tuple[Tile, ...], foot: int) -> tuple[LaidTile, ...]:
-    out, end = [], foot
-    for tile in tiles:
-        outer = tile.other(end)
-        out.append(LaidTile(tile, end, outer))
-        end = outer
-    return tuple(out)
-
-
-def _dead(number: int, state: ChickenFootHandState, set_max_pip: int) -> bool:
-    """[MT-9] every tile showing ``number`` is on the table: the engine and the arms."""
-    shown = sum(1 for arm in state.arms for tile in arm if tile.has(number))
-    if state.engine.has(number):
-        shown += 1
-    return shown == set_max_pip + 1
+def _dead(number: int, state: ChickenFootHandState) -> bool:
+    """[MT-9] [CF-5] every tile showing ``number`` is on the table."""
+    return not trains.live_numbers(state.hands, state.boneyard) >> number & 1
 
 
 def _toes(foot: int, centre: int) -> range:
@@ -235,7 +202,7 @@ def pending_foot(state: ChickenFootHandState, options: ChickenFootOptions) -> in
         return None
     if all(arms[arm] for arm in _toes(last, centre)):
         return None
-    if _dead(state.feet[last], state, options.set_max_pip):
+    if _dead(state.feet[last], state):
         return None  # [CF-5] a dead foot needs no more toes
     return last
 
@@ -273,15 +240,14 @@ def _plays(seat: int, hand: tuple[Tile, ...], targets: list[tuple[int, int]]) ->
     )
 
 
-def _open_ends(state: ChickenFootHandState, centre: int) -> int:
-    """Every open end's number, as a bit set [CF-7]."""
-    bits = 0
-    feet = state.feet
+def _open_ends(state: ChickenFootHandState, centre: int) -> list[int]:
+    """Every open end's number [CF-7]: an arm ending in a double has none."""
+    feet, out = state.feet, []
     for arm, tiles in enumerate(state.arms):
         end = open_end(tiles, feet[arm_foot(arm, centre)])
         if end is not None:
-            bits |= 1 << end
-    return bits
+            out.append(end)
+    return out
 
 
 class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
@@ -330,19 +296,27 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
 
     def player_range(self, options: ChickenFootOptions) -> tuple[int, int]:
         # [CF-1] [MT-2] 2 to 8, as the table (or hand_size) and the set allow
-        most, pool = 1, _dealt_from(options)
-        for players in range(2, 9):
-            size = _hand_size(options, players)
-            if size is None or players * size > pool:
-                break
-            most = players
-        return 2, most
+        return trains.player_range(
+            HAND_SIZES, options.set_max_pip, options.hand_size, options.engine, _set_tiles(options)
+        )
 
     def max_hands(self, options: ChickenFootOptions, players: int) -> int:
-        # [CF-9] [MT-13] `hands` hands, one per double by default
-        return options.hands or options.set_max_pip + 1
+        # [CF-2] [CF-9] [MT-13] `hands` hands, one per double by default
+        return trains.hands_in_match(options.set_max_pip, options.hands)
 
     # ---- the deal ----------------------------------------------------------------
+
+    def deal(
+        self, match: Match[ChickenFootOptions, Any], hand_number: int
+    ) -> tuple[ChickenFootHandState, tuple[Event, ...]]:
+        # [CF-1] [CF-2] [MT-2] the set, less the centre double when it is set aside,
+        # shuffled with label deal/<hand>/0 (never void)
+        options = match.options
+        engine = trains.engine_of(options.set_max_pip, hand_number)
+        order = trains.deal_order(
+            match.seed, hand_number, self.full_set(options), engine, options.engine
+        )
+        return self.deal_from(match, hand_number, order)
 
     def deal_from(
         self,
@@ -350,50 +324,25 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         hand_number: int,
         order: tuple[Tile, ...],
     ) -> tuple[ChickenFootHandState, tuple[Event, ...]]:
+        """Deal hand ``hand_number`` from ``order``: the set less the centre double when
+        it is set aside (:func:`trains.deal_order`), the whole set otherwise."""
         options, players = match.options, match.players
         size = _hand_size(options, players)
         assert size is not None
-        engine = _engine_of(options, hand_number)
-        first = (hand_number - 1) % players  # [MT-4]
-        set_aside = options.engine is Engine.SET_ASIDE
-        if set_aside:
-            order = tuple([tile for tile in order if tile != engine])
-        hands = [list(order[s * size : (s + 1) * size]) for s in range(players)]
-        boneyard = order[players * size :]
-        events = [Event(EventKind.DEAL, count=size)]
-        hunt = 0
-        placer: int | None = None
-        if set_aside:
-            leader = first
-        else:
-            # [MT-3] the holder places the engine; else rounds of draws from seat h mod P
-            holder = next((s for s, hand in enumerate(hands) if engine in hand), None)
-            while holder is None:
-                for k in range(players):
-                    if not boneyard:
-                        break
-                    seat = (first + k) % players
-                    tile, boneyard = boneyard[0], boneyard[1:]
-                    hands[seat].append(tile)
-                    hunt += 1
-                    events.append(Event(EventKind.DRAW, seat=seat, tile=tile, private_to=seat))
-                    if tile == engine:
-                        holder = seat
-            hands[holder].remove(engine)
-            placer = leader = holder  # [MT-4] the placer plays first
-        events.append(Event(EventKind.ENGINE, seat=placer, tile=engine))
-        events.append(Event(EventKind.LEADER, seat=leader))
+        engine = trains.engine_of(options.set_max_pip, hand_number)
+        # [CF-2] [MT-3] [MT-4] the hands, the hunt for a centre double dealt, the leader
+        dealt = trains.deal_hand(order, players, size, engine, options.engine, hand_number)
         state = ChickenFootHandState(
-            tuple([sorted_tiles(hand) for hand in hands]),
-            boneyard,
+            dealt.hands,
+            dealt.boneyard,
             engine,
-            ((),) * options.centre_toes,
+            ((),) * options.centre_toes,  # [CF-4] the centre's empty arms
             (engine.high,),
-            leader,
-            leader,
-            hunt,
+            dealt.leader,
+            dealt.leader,
+            dealt.hunt,
         )
-        return state, tuple(events)
+        return state, dealt.events
 
     # ---- play --------------------------------------------------------------------
 
@@ -428,7 +377,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
             assert tile is not None and arm is not None
             fields = fields_of(state)
             hands = list(state.hands)
-            hands[seat] = remove_tile(hands[seat], tile)
+            hands[seat] = trains.take_from_hand(hands[seat], tile)
             fields["hands"] = tuple(hands)
             arms = list(state.arms)
             arms[arm] = (*arms[arm], tile)
@@ -446,7 +395,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
             return _make_state(fields), (Event(EventKind.PASS, seat=seat),)
         # [CF-6] [MT-8] one tile; a tile that fits is laid by the drawer's next move
         tile, boneyard = state.boneyard[0], state.boneyard[1:]
-        hand = insert_tile(state.hands[seat], tile)
+        hand = trains.add_to_hand(state.hands[seat], tile)
         fits = any(tile.halves & 1 << number for _, number in _targets(state, options))
         hands = list(state.hands)
         hands[seat] = hand
@@ -466,19 +415,12 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         if state.boneyard:
             return False
         centre = len(state.arms) - _TOES * (len(state.feet) - 1)
-        ends = _open_ends(state, centre)
-        return not any(tile.halves & ends for hand in hands for tile in hand)
+        return trains.blocked(hands, 0, _open_ends(state, centre))
 
     def score_hand(self, match: Match[ChickenFootOptions, ChickenFootHandState]) -> HandResult:
-        # [CF-8] [MT-12] each seat scores its count; the lowest total wins the match
-        state, options = match.hand_state, match.options
-        counts = tuple([_count(hand, options.double_blank_points) for hand in state.hands])
-        out = [seat for seat, hand in enumerate(state.hands) if not hand]
-        if out:
-            return HandResult(counts, counts, (out[0],), HandEnd.DOMINOED)
-        low = min(counts)
-        winners = tuple([seat for seat, count in enumerate(counts) if count == low])
-        return HandResult(counts, counts, winners, HandEnd.BLOCKED)
+        # [CF-8] [MT-12] each seat scores its count; a [0-0] counts double_blank_points
+        options = match.options
+        return trains.score_hand(match.hand_state.hands, options.double_blank_points)
 
     def match_over(self, match: Match[ChickenFootOptions, ChickenFootHandState]) -> bool:
         # [CF-9] [MT-13] after `hands` hands
@@ -493,7 +435,8 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         arms = []
         for number, tiles in enumerate(state.arms):
             foot = arm_foot(number, centre)
-            arms.append(Arm(number, foot, _laid(tiles, feet[foot]), open_end(tiles, feet[foot])))
+            end = open_end(tiles, feet[foot])
+            arms.append(Arm(number, foot, trains.laid_tiles(feet[foot], tiles), end))
         return ChickenFootTable(
             state.engine, state.leader, tuple(arms), feet, pending_foot(state, options)
         )
@@ -507,7 +450,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         size = _hand_size(options, players)
         assert size is not None  # the player count is checked against the options first
         require(
-            state.engine == _engine_of(options, match.hand_number),
+            state.engine == trains.engine_of(top, match.hand_number),
             "the engine is not this hand's",  # [CF-2]
         )
         feet, arms = state.feet, state.arms
@@ -518,7 +461,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
             len(arms) == centre + _TOES * (len(feet) - 1),
             "the arms do not fit the feet",  # [CF-3]
         )
-        dealt_from = _dealt_from(options)
+        dealt_from = trains.tiles_dealt_from(full, options.engine)
         check_length(state.boneyard, 0, dealt_from - players * size, "the boneyard")
         check_range(state.hunt, 0, full, "hunt")
         # [CF-3] every arm a chain from its foot; only its last tile may be a double
@@ -548,7 +491,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
                 before = feet[foot - 1]
                 require(
                     all(arms[arm] for arm in _toes(foot - 1, centre))
-                    or (foot - 1 >= 1 and _dead(before, state, top)),
+                    or (foot - 1 >= 1 and _dead(before, state)),
                     f"foot {foot} was laid while foot {foot - 1} was pending",
                 )
         # [MT-2] [MT-3] the tiles held and laid are those dealt and drawn
@@ -561,7 +504,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         if options.engine is Engine.SET_ASIDE:
             require(state.hunt == 0, "a hunt for a centre double set aside")
             require(
-                state.leader == (match.hand_number - 1) % players,
+                state.leader == trains.first_player(match.hand_number, players),
                 "the first player is not seat h mod P",  # [MT-4]
             )
         if not laid and state.hunt == drawn and state.boneyard:
