@@ -55,11 +55,12 @@ from ...rules.lines import LaidTile
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, points_text, seats_text
 from ...rules.tiles import Tile, double_n
 from ...rules.trains import Engine
 
 __all__ = [
+    "HAND_SIZES",
     "Arm",
     "ChickenFoot",
     "ChickenFootHandState",
@@ -68,6 +69,7 @@ __all__ = [
     "Engine",
     "arm_foot",
     "open_end",
+    "pending_foot",
 ]
 
 
@@ -421,6 +423,36 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         # [CF-8] [MT-12] each seat scores its count; a [0-0] counts double_blank_points
         options = match.options
         return trains.score_hand(match.hand_state.hands, options.double_blank_points)
+
+    def explain_hand(
+        self,
+        match: Match[ChickenFootOptions, ChickenFootHandState],
+        number: int,
+        before: tuple[int, ...],
+    ) -> str:
+        # [CF-7] how the hand ended, [CF-8] who wins it and what each seat scores
+        result = match.history[number - 1]
+        if result.end is HandEnd.DOMINOED and len(result.winners) == 1:
+            head = (
+                f"Dominoed: seat {result.winners[0]} laid their last tile and wins the hand [CF-7]."
+            )
+        elif result.end is HandEnd.BLOCKED and result.winners:
+            low = result.counts[result.winners[0]]
+            alone = len(result.winners) == 1
+            head = (
+                "Blocked: the boneyard is empty and no hand can match an open end [CF-7]; "
+                f"{seats_text(result.winners)} {'has' if alone else 'share'} the lowest "
+                f"count, {low}, and {'wins' if alone else 'win'} the hand [CF-8]."
+            )
+        else:
+            return super().explain_hand(match, number, before)
+        if not any(result.points):
+            return f"{head} Nobody scores."
+        blank = match.options.double_blank_points
+        return (
+            f"{head} Each seat scores the pips left in its hand, a double blank counting {blank} "
+            f"[CF-8]: {points_text(result.points)}."
+        )
 
     def match_over(self, match: Match[ChickenFootOptions, ChickenFootHandState]) -> bool:
         # [CF-9] [MT-13] after `hands` hands
