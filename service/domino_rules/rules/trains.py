@@ -50,6 +50,7 @@ __all__ = [
     "count",
     "deal_hand",
     "deal_order",
+    "deal_set",
     "engine_of",
     "first_player",
     "hand_size",
@@ -158,14 +159,18 @@ def first_player(hand_number: int, players: int) -> int:
     return (hand_number - 1) % players
 
 
+def deal_set(full_set: tuple[Tile, ...], engine: Tile, how: Engine) -> tuple[Tile, ...]:
+    """``[MT-2]`` ``[MT-3]`` the tiles a hand is dealt from, in their usual order: the
+    whole set, less the engine when it is set aside (a game's ``Ruleset.deal_set``)."""
+    return full_set if how is Engine.FROM_HAND else tuple(t for t in full_set if t != engine)
+
+
 def deal_order(
     seed: str, hand_number: int, full_set: tuple[Tile, ...], engine: Tile, how: Engine
 ) -> tuple[Tile, ...]:
     """``[MT-2]`` ``[MT-3]`` the tiles of hand ``hand_number`` in the order the shuffle
-    leaves them (label ``deal/<hand>/0``): the whole set in its usual order, less the
-    engine when it is set aside."""
-    tiles = full_set if how is Engine.FROM_HAND else tuple(t for t in full_set if t != engine)
-    return rng.shuffled(seed, f"deal/{hand_number}/0", tiles)
+    leaves them (label ``deal/<hand>/0``): :func:`deal_set`, shuffled."""
+    return rng.shuffled(seed, f"deal/{hand_number}/0", deal_set(full_set, engine, how))
 
 
 @dataclass(frozen=True, slots=True)

@@ -342,16 +342,10 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(
-        self, match: Match[MexicanTrainOptions, Any], hand_number: int
-    ) -> tuple[MexicanTrainHandState, tuple[Event, ...]]:
+    def deal_set(self, options: MexicanTrainOptions, hand_number: int) -> tuple[Tile, ...]:
         # [MT-2] [MT-3] the shuffle: the set, less the engine when it is set aside
-        options = match.options
         engine = trains.engine_of(options.set_max_pip, hand_number)
-        order = trains.deal_order(
-            match.seed, hand_number, self.full_set(options), engine, options.engine
-        )
-        return self.deal_from(match, hand_number, order)
+        return trains.deal_set(self.full_set(options), engine, options.engine)
 
     def deal_from(
         self, match: Match[MexicanTrainOptions, Any], hand_number: int, order: tuple[Tile, ...]
