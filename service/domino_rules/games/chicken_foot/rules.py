@@ -308,17 +308,10 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(
-        self, match: Match[ChickenFootOptions, Any], hand_number: int
-    ) -> tuple[ChickenFootHandState, tuple[Event, ...]]:
-        # [CF-1] [CF-2] [MT-2] the set, less the centre double when it is set aside,
-        # shuffled with label deal/<hand>/0 (never void)
-        options = match.options
+    def deal_set(self, options: ChickenFootOptions, hand_number: int) -> tuple[Tile, ...]:
+        # [CF-1] [CF-2] [MT-2] the set, less the centre double when it is set aside
         engine = trains.engine_of(options.set_max_pip, hand_number)
-        order = trains.deal_order(
-            match.seed, hand_number, self.full_set(options), engine, options.engine
-        )
-        return self.deal_from(match, hand_number, order)
+        return trains.deal_set(self.full_set(options), engine, options.engine)
 
     def deal_from(
         self,
@@ -327,7 +320,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         order: tuple[Tile, ...],
     ) -> tuple[ChickenFootHandState, tuple[Event, ...]]:
         """Deal hand ``hand_number`` from ``order``: the set less the centre double when
-        it is set aside (:func:`trains.deal_order`), the whole set otherwise."""
+        it is set aside (:meth:`deal_set`), the whole set otherwise."""
         options, players = match.options, match.players
         size = _hand_size(options, players)
         assert size is not None
