@@ -78,6 +78,8 @@ __all__ = [
     "Opening",
     "PendingDouble",
     "Train",
+    "open_ends",
+    "usable_trains",
 ]
 
 
