@@ -298,8 +298,7 @@ def test_the_header_is_checked_at_step_0(played: Played) -> None:
         if spec.type == "bool":
             setattr(target, spec.name, not getattr(message, spec.name))
         elif spec.type == "int":
-            other = _another_value(ruleset, spec, getattr(message, spec.name))
-            setattr(target, spec.name, other)
+            setattr(target, spec.name, _another_value(ruleset, spec, getattr(message, spec.name)))
             out_of_range = _copy(base)
             high = (spec.maximum if spec.maximum is not None else 10**6) + 1
             setattr(getattr(out_of_range.options, base.ruleset), spec.name, high)
