@@ -42,6 +42,7 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -175,9 +176,16 @@ def arm_foot(arm: int, centre: int) -> int:
 def open_end(tiles: tuple[Tile, ...], foot: int) -> int | None:
     """[CF-3] the number an arm of ``tiles`` from a foot of number ``foot`` shows: the
     foot's while empty; ``None`` once it ends in a double (its toes carry it on)."""
-    if tiles and tiles[-1].is_double:
+    if not tiles:
+        return foot
+    last = tiles[-1]
+    if last.is_double:
         return None
-    return trains.open_end(foot, tiles)
+    if len(tiles) == 1:
+        return last.other(foot)
+    # the half the tile before it does not show (only an arm's last tile is a double):
+    # what trains.open_end finds by walking the arm, read off its last two tiles
+    return last.low if tiles[-2].halves >> last.high & 1 else last.high
 
 
 def _dead(number: int, state: ChickenFootHandState) -> bool:
@@ -217,39 +225,54 @@ def _targets(state: ChickenFootHandState, options: ChickenFootOptions) -> list[t
     if pending is not None:
         first = next(arm for arm in _toes(pending, centre) if not arms[arm])
         return [(first, feet[pending])]
-    out: list[tuple[int, int]] = []
-    seen_feet: set[int] = set()
+    return [(arm, end) for arm, end in _ends(arms, feet, centre) if end is not None]
+
+
+def _ends(
+    arms: tuple[tuple[Tile, ...], ...], feet: tuple[int, ...], centre: int
+) -> list[tuple[int, int | None]]:
+    """``(arm, open end)`` of each arm (:func:`open_end`), each foot's empty arms by its
+    first alone [CF-4]."""
+    out: list[tuple[int, int | None]] = []
+    append = out.append
+    foot, left = 0, centre  # the foot of the arms that follow, and its arms still to come
+    empty_seen = False
     for arm, tiles in enumerate(arms):
-        foot = arm_foot(arm, centre)
+        if not left:
+            foot, left, empty_seen = foot + 1, _TOES, False
+        left -= 1
         if not tiles:
-            if foot in seen_feet:
-                continue  # [CF-4] empty toes are interchangeable: the first stands for all
-            seen_feet.add(foot)
-        end = open_end(tiles, feet[foot])
-        if end is not None:
-            out.append((arm, end))
+            if not empty_seen:  # [CF-4] empty arms of a foot are interchangeable
+                empty_seen = True
+                append((arm, feet[foot]))
+            continue
+        append((arm, open_end(tiles, feet[foot])))
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _move(seat: int, kind: MoveKind, tile: Tile | None = None, arm: int | None = None) -> Move:
+    """Moves are made once and shared (immutable values): they are listed on every turn."""
+    return Move(seat, kind, tile, train=arm)
+
+
 def _plays(seat: int, hand: tuple[Tile, ...], targets: list[tuple[int, int]]) -> tuple[Move, ...]:
-    return tuple(
-        [
-            Move(seat, _PLAY, tile, train=arm)
-            for tile in hand
-            for arm, number in targets
-            if tile.halves & 1 << number
-        ]
-    )
+    wanted = 0
+    for _, number in targets:
+        wanted |= 1 << number
+    out = []
+    for tile in hand:
+        halves = tile.halves
+        if halves & wanted:
+            for arm, number in targets:
+                if halves >> number & 1:
+                    out.append(_move(seat, _PLAY, tile, arm))
+    return tuple(out)
 
 
 def _open_ends(state: ChickenFootHandState, centre: int) -> list[int]:
     """Every open end's number [CF-7]: an arm ending in a double has none."""
-    feet, out = state.feet, []
-    for arm, tiles in enumerate(state.arms):
-        end = open_end(tiles, feet[arm_foot(arm, centre)])
-        if end is not None:
-            out.append(end)
-    return out
+    return [end for _, end in _ends(state.arms, state.feet, centre) if end is not None]
 
 
 class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
@@ -358,8 +381,8 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         if plays:
             return plays
         if state.boneyard:
-            return (Move(seat, _DRAW),)  # [CF-6] [MT-8] one tile
-        return (Move(seat, _PASS),)  # [CF-6] nothing to draw
+            return (_move(seat, _DRAW),)  # [CF-6] [MT-8] one tile
+        return (_move(seat, _PASS),)  # [CF-6] nothing to draw
 
     def hand_apply(
         self, match: Match[ChickenFootOptions, ChickenFootHandState], move: Move
