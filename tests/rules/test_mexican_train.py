@@ -76,11 +76,14 @@ def position(
     then the Mexican train), only the tiles that matter (the others are taken to be on the
     table)."""
     opts = options(**{"hands": 1, **values})
+    lines = tuple(tiles(text) for text in trains_)
+    hub = Tile.parse(engine)
     state = MexicanTrainHandState(
         tuple(hand(text) for text in hands),
         tiles(boneyard),
-        Tile.parse(engine),
-        tuple(tiles(text) for text in trains_),
+        hub,
+        lines,
+        tuple(trains.open_end(hub.high, line) for line in lines),
         public,
         pending,
         binding,

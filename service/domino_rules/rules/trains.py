@@ -30,6 +30,7 @@ Pure: the standard library and the kernel only.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ from . import rng
 from .events import Event, EventKind
 from .lines import LaidTile
 from .match import HandEnd, HandResult
+from .moves import Move, MoveKind
 from .tiles import Tile, insert_tile, remove_tile, sorted_tiles
 
 __all__ = [
@@ -59,6 +61,8 @@ __all__ = [
     "laid_tiles",
     "live_numbers",
     "open_end",
+    "play_event",
+    "play_move",
     "player_range",
     "score_hand",
     "take_from_hand",
@@ -321,6 +325,27 @@ def laid_tiles(start: int, tiles: Sequence[Tile]) -> tuple[LaidTile, ...]:
         laid.append(LaidTile(tile, end, outer))
         end = outer
     return tuple(laid)
+
+
+def play_move(seat: int, tile: Tile, train: int) -> Move:
+    """``Move(seat, PLAY, tile, train=train)``, made once and then shared (a search lists
+    the same plays again and again)."""
+    return _play_move(seat, tile.code, train)
+
+
+def play_event(seat: int, tile: Tile, train: int) -> Event:
+    """``Event(PLAY, seat=seat, tile=tile, train=train)``, made once and then shared."""
+    return _play_event(seat, tile.code, train)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _play_move(seat: int, code: int, train: int) -> Move:
+    return Move(seat, MoveKind.PLAY, Tile.from_code(code), train=train)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _play_event(seat: int, code: int, train: int) -> Event:
+    return Event(EventKind.PLAY, seat=seat, tile=Tile.from_code(code), train=train)
 
 
 def add_to_hand(hand: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:

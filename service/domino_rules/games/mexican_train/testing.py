@@ -96,7 +96,11 @@ def forgeries(match: Match[Any, Any]) -> Iterator[tuple[str, Match[Any, Any]]]:
     def with_state(**fields: Any) -> Match[Any, Any]:
         return replace(match, hand_state=replace(state, **fields))
 
-    yield "a train too many", with_state(trains=(*state.trains, ()))
+    yield "a train too many", with_state(trains=(*state.trains, ()), ends=(*state.ends, 0))
+    yield (
+        "an open end the train does not show",
+        with_state(ends=((state.ends[0] + 1) % (state.engine.high + 1), *state.ends[1:])),
+    )
     plain = [n for n, tiles in enumerate(state.trains) if not tiles or not tiles[-1].is_double]
     waiting = (*state.pending, plain[0]) if plain and plain[0] not in state.pending else (99,)
     yield "a pending train with no double", with_state(pending=waiting)
@@ -141,6 +145,7 @@ TESTS = GameTests(
                 "boneyard",
                 "engine",
                 "trains",
+                "ends",
                 "public",
                 "pending",
                 "binding",
