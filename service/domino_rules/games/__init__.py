@@ -57,6 +57,7 @@ INSTALLED = (
     "domino_rules.games.dancing_dragons",
     "domino_rules.games.all_fives",
     "domino_rules.games.mexican_train",
+    "domino_rules.games.chicken_foot",
 )
 #: The environment variable that installs more games (module names, comma-separated).
 ENVIRONMENT = "DOMINO_RULES_GAMES"
