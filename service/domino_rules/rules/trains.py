@@ -308,11 +308,25 @@ def score_hand(hands: Sequence[Sequence[Tile]], double_blank_points: int) -> Han
 def open_end(start: int, tiles: Sequence[Tile]) -> int:
     """``[MT-5]`` ``[CF-3]`` the number at the open end of a line of ``tiles`` laid from a
     double of ``start`` outwards (``start`` itself while it is empty): each tile is laid
-    with the number it matches inwards, a double leaves the end as it was."""
-    end = start
-    for tile in tiles:
-        end = tile.other(end)
-    return end
+    with the number it matches inwards, a double leaves the end as it was.
+
+    Read off the last two tiles: a tile other than a double shares exactly one half with
+    the tile before it (two tiles sharing both would be the same tile), the half it was
+    laid against.
+
+    >>> [open_end(12, [Tile(12, 5), Tile(5, 5), Tile(5, 3)]), open_end(9, [Tile(9, 9)])]
+    [3, 9]
+    >>> open_end(9, []), open_end(9, [Tile(9, 4)]), open_end(4, [Tile(4, 3), Tile(4, 4)])
+    (9, 4, 4)
+    """
+    if not tiles:
+        return start
+    last = tiles[-1]
+    if last.is_double:
+        return last.high
+    if len(tiles) == 1:
+        return last.other(start)
+    return last.low if tiles[-2].halves >> last.high & 1 else last.high
 
 
 def laid_tiles(start: int, tiles: Sequence[Tile]) -> tuple[LaidTile, ...]:
