@@ -30,8 +30,6 @@ Decisions where RULES.md leaves a case open (each has a test):
 * A ``BONUS_TURN`` is never given for a double that ends the hand (a seat's last tile).
 * A ``DRAW`` or ``PASS`` that ends a follow-up puts the seat's marker up, as any turn
   that ends without its tile (``[MT-6]``), and the doubles of the turn then bind.
-* A hand blocked inside a ``PLAY`` or ``DRAW`` gets no ``BONUS_TURN``/``TURN_PASSED``
-  for that move beyond what the move itself earned; the hand's end follows.
 * The hand's explanation names the seat that went out, or the seats with the lowest
   count after a block.
 
