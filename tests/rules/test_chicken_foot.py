@@ -445,6 +445,8 @@ def test_drawing_one_tile_and_passing() -> None:
     # [CF-6] [MT-8] one tile; laid by the drawer when it fits; the turn passes when not
     match = position(["8-0 7-0", "6-0 5-0"], ["9-4", "9-3", "9-2", "9-1"], boneyard="8-1 4-2")
     assert moves(match) == ["0 DRAW"]
+    with pytest.raises(IllegalMoveError):
+        RULES.apply(match, Move(0, MoveKind.PASS))  # [CF-11] no PASS while a DRAW is possible
     match, events = RULES.apply(match, Move(0, MoveKind.DRAW))
     assert kinds(events) == ["DRAW"] and match.hand_state.to_act == 0
     assert moves(match) == ["0 PLAY [8-1] train=3"]

@@ -176,16 +176,9 @@ def arm_foot(arm: int, centre: int) -> int:
 def open_end(tiles: tuple[Tile, ...], foot: int) -> int | None:
     """[CF-3] the number an arm of ``tiles`` from a foot of number ``foot`` shows: the
     foot's while empty; ``None`` once it ends in a double (its toes carry it on)."""
-    if not tiles:
-        return foot
-    last = tiles[-1]
-    if last.is_double:
+    if tiles and tiles[-1].is_double:
         return None
-    if len(tiles) == 1:
-        return last.other(foot)
-    # the half the tile before it does not show (only an arm's last tile is a double):
-    # what trains.open_end finds by walking the arm, read off its last two tiles
-    return last.low if tiles[-2].halves >> last.high & 1 else last.high
+    return trains.open_end(foot, tiles)
 
 
 def _dead(number: int, state: ChickenFootHandState) -> bool:
@@ -250,10 +243,10 @@ def _ends(
     return out
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _move(seat: int, kind: MoveKind, tile: Tile | None = None, arm: int | None = None) -> Move:
-    """Moves are made once and shared (immutable values): they are listed on every turn."""
-    return Move(seat, kind, tile, train=arm)
+@functools.lru_cache(maxsize=64)
+def _move(seat: int, kind: MoveKind) -> Move:
+    """A ``DRAW`` or ``PASS``, made once and shared (moves are listed on every turn)."""
+    return Move(seat, kind)
 
 
 def _plays(seat: int, hand: tuple[Tile, ...], targets: list[tuple[int, int]]) -> tuple[Move, ...]:
@@ -266,7 +259,7 @@ def _plays(seat: int, hand: tuple[Tile, ...], targets: list[tuple[int, int]]) ->
         if halves & wanted:
             for arm, number in targets:
                 if halves >> number & 1:
-                    out.append(_move(seat, _PLAY, tile, arm))
+                    out.append(trains.play_move(seat, tile, arm))
     return tuple(out)
 
 
@@ -406,7 +399,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
                 fields["feet"] = (*state.feet, tile.high)
             fields["arms"] = tuple(arms)
             fields["to_act"] = following
-            return _make_state(fields), (Event(EventKind.PLAY, seat=seat, tile=tile, train=arm),)
+            return _make_state(fields), (trains.play_event(seat, tile, arm),)
         if kind is _PASS:
             fields = fields_of(state)
             fields["to_act"] = following
