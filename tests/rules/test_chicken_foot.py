@@ -326,6 +326,18 @@ def test_from_hand_the_holder_places_the_engine_and_plays_first() -> None:
     assert RULES.check_match(match) is None
 
 
+def test_a_seat_dealt_only_the_centre_double_has_not_gone_out() -> None:
+    # [CF-7] [CF-2] placing the centre double is not laying a tile: the placer draws
+    match = dealt(3, "8-1 9-9 7-2", engine="FROM_HAND", hand_size=1)
+    state = match.hand_state
+    assert state.hands == ((Tile(8, 1),), (), (Tile(7, 2),)) and state.leader == 1
+    assert match.status is Status.IN_PROGRESS and not RULES.hand_over(state)
+    RULES.check_match(match)
+    assert moves(match) == ["1 DRAW"]
+    match = apply(match, Move(1, MoveKind.DRAW))
+    assert match.status is Status.IN_PROGRESS
+
+
 # ----------------------------------------------------------------- [CF-3] arms and moves
 
 

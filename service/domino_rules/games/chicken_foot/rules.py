@@ -26,6 +26,10 @@ Decisions where RULES.md leaves a case open (each has a test):
   dead (a foot is only ever laid when no foot is pending, so only the last can be).
 * A seat that draws a tile that fits lays it by a move of its own; a drawn double that
   fits grows a foot and the turn passes as after any tile ``[CF-5]`` ``[CF-6]``.
+* Placing the centre double from the hands is not laying a tile (``[MT-3]``: it is not
+  the placer's turn), so a seat dealt only the centre double (``FROM_HAND``,
+  ``hand_size`` 1) has not gone out: it plays first with an empty hand, so it draws
+  ``[CF-7]``.
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -419,9 +423,10 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
 
     def hand_over(self, state: ChickenFootHandState) -> bool:
         # [CF-7] a seat laid its last tile; or nothing to draw and no hand shows an open
-        # end (an arm ending in a double has none)
+        # end (an arm ending in a double has none). A hand emptied by placing the centre
+        # double (FROM_HAND, one tile dealt) is not out: no tile is laid yet.
         hands = state.hands
-        if not all(hands):
+        if not all(hands) and any(state.arms):
             return True
         if state.boneyard:
             return False
