@@ -288,8 +288,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
     low_wins = True
 
     players_text = (
-        "2 to 8: 2 to 5 with double-six, up to 8 with double-nine and double-twelve "
-        "(more need a smaller hand_size)"
+        "2 to 8 with double-nine and double-twelve; 2 to 5 with double-six unless hand_size is set"
     )
 
     def full_set(self, options: ChickenFootOptions) -> tuple[Tile, ...]:
@@ -426,7 +425,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         # end (an arm ending in a double has none). A hand emptied by placing the centre
         # double (FROM_HAND, one tile dealt) is not out: no tile is laid yet.
         hands = state.hands
-        if not all(hands) and any(state.arms):
+        if trains.gone_out(hands, any(state.arms)):
             return True
         if state.boneyard:
             return False
