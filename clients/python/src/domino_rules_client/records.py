@@ -133,7 +133,10 @@ class MatchRecorder:
 
     ``seat=None`` records as the platform (viewpoint ``MOVER``, with the first state);
     ``seat=k`` as seat ``k`` (viewpoint ``SEAT``, never the first state). See the module's
-    documentation for the events each expects.
+    documentation for the events each expects. ``new_game``'s events are a spectator's:
+    where a deal shows a seat something of its own (a tile drawn in the hunt for an
+    engine), give seat ``k``'s recorder the deal's events as the seat saw them,
+    ``get_view(state, seat=k)["events"]`` in place of ``new_game``'s.
     """
 
     def __init__(
