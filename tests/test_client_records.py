@@ -125,10 +125,16 @@ def play(
     from its own view)."""
     game = client.new_game(ruleset, players, options=options, seed=seed)
     recorder = client_module.MatchRecorder
+
+    def dealt_to(seat: int) -> JSON:
+        # NewGame's events are a spectator's; a seat's record holds the deal as the seat saw
+        # it (its own draws for a hunted engine [MT-3] with their tiles): its first view's
+        return {**game, "events": client.get_view(game["state"], seat=seat)["events"]}
+
     played = Played(
         game,
         recorder(ruleset, players, game, options=options),
-        [recorder(ruleset, players, game, options=options, seat=s) for s in range(players)]
+        [recorder(ruleset, players, dealt_to(s), options=options, seat=s) for s in range(players)]
         if seats
         else [],
         [game["state"]],

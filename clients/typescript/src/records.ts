@@ -78,6 +78,7 @@ const MOVE_FIELDS: readonly (readonly [string, Kind])[] = [
   ["target", "tile"],
   ["end", "enum"],
   ["open_pip", "optional"],
+  ["train", "optional"],
 ];
 const EVENT_FIELDS: readonly (readonly [string, Kind])[] = [
   ["kind", "enum"],
@@ -93,6 +94,7 @@ const EVENT_FIELDS: readonly (readonly [string, Kind])[] = [
   ["seats", "list"],
   ["scores", "list"],
   ["hidden", "zero"],
+  ["train", "optional"],
 ];
 /** A move's fields that name what its mover laid: what a seat may not have seen. */
 const SECRET = ["tile", "target", "open_pip"] as const;

@@ -258,6 +258,11 @@ export interface components {
              * @description the half a Tsair Deng leader leaves open Optional: absent when unset.
              */
             open_pip?: number;
+            /**
+             * Format: int32
+             * @description the train (mexican_train: a seat's number, the Mexican train P) or arm (chicken_foot) a PLAY goes on [MT-5] [CF-3] Optional: absent when unset.
+             */
+            train?: number;
         };
         /**
          * @description A move is flat: the fields a kind does not use stay unset. A legal move from
@@ -282,6 +287,11 @@ export interface components {
              * @description the half a Tsair Deng leader leaves open Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
              */
             open_pip?: number | null;
+            /**
+             * Format: int32
+             * @description the train (mexican_train: a seat's number, the Mexican train P) or arm (chicken_foot) a PLAY goes on [MT-5] [CF-3] Optional: may be omitted. `null` is taken as omitted.
+             */
+            train?: number | null;
         };
         /**
          * @description Something that happened inside a move. Tiles another seat must not see are removed
@@ -317,6 +327,11 @@ export interface components {
             seats: number[];
             scores: number[];
             hidden: boolean;
+            /**
+             * Format: int32
+             * @description the train or arm of a PLAY Optional: absent when unset.
+             */
+            train?: number;
         };
         /**
          * @description Something that happened inside a move. Tiles another seat must not see are removed
@@ -324,7 +339,7 @@ export interface components {
          */
         EventInput: {
             /** @description A value may also be given by its number. `null` is taken as omitted. */
-            kind?: components["schemas"]["Event.Kind"] | (0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21) | null;
+            kind?: components["schemas"]["Event.Kind"] | (0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24) | null;
             /**
              * Format: int32
              * @description Optional: may be omitted. `null` is taken as omitted.
@@ -361,12 +376,17 @@ export interface components {
             scores?: number[] | null;
             /** @description `null` is taken as omitted. */
             hidden?: boolean | null;
+            /**
+             * Format: int32
+             * @description the train or arm of a PLAY Optional: may be omitted. `null` is taken as omitted.
+             */
+            train?: number | null;
         };
         /**
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives`, `mexican_train`, `chicken_foot` (oneof `ruleset`).
          */
         OptionsOutput: {
             one_arm_joe?: components["schemas"]["OneArmJoeOptionsOutput"];
@@ -376,12 +396,14 @@ export interface components {
             block?: components["schemas"]["BlockOptionsOutput"];
             dancing_dragons?: components["schemas"]["DancingDragonsOptionsOutput"];
             all_fives?: components["schemas"]["AllFivesOptionsOutput"];
+            mexican_train?: components["schemas"]["MexicanTrainOptionsOutput"];
+            chicken_foot?: components["schemas"]["ChickenFootOptionsOutput"];
         } & unknown;
         /**
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives`, `mexican_train`, `chicken_foot` (oneof `ruleset`).
          *
          *     `{}`, or every member `null`: as if the field were omitted.
          */
@@ -400,6 +422,10 @@ export interface components {
             dancing_dragons?: components["schemas"]["DancingDragonsOptions"] | null;
             /** @description Also accepted as `allFives`. `null` is taken as omitted. */
             all_fives?: components["schemas"]["AllFivesOptions"] | null;
+            /** @description Also accepted as `mexicanTrain`. `null` is taken as omitted. */
+            mexican_train?: components["schemas"]["MexicanTrainOptions"] | null;
+            /** @description Also accepted as `chickenFoot`. `null` is taken as omitted. */
+            chicken_foot?: components["schemas"]["ChickenFootOptions"] | null;
         } & unknown;
         OneArmJoeOptionsOutput: {
             /**
@@ -675,6 +701,124 @@ export interface components {
             /** @description default false [A5-12] Optional: may be omitted. Also accepted as `exactTarget`. `null` is taken as omitted. */
             exact_target?: boolean | null;
         };
+        MexicanTrainOptionsOutput: {
+            /**
+             * Format: int32
+             * @description 9, 12 or 15; default 12 [MT-1] Optional: absent when unset.
+             */
+            set_max_pip?: number;
+            /**
+             * Format: int32
+             * @description default 0: by the table [MT-2] Optional: absent when unset.
+             */
+            hand_size?: number;
+            /**
+             * Format: int32
+             * @description default 0: one hand per double [MT-3] Optional: absent when unset.
+             */
+            hands?: number;
+            /** @description default SET_ASIDE [MT-3] */
+            engine: components["schemas"]["MexicanTrainOptions.Engine"];
+            /** @description default true [MT-5] Optional: absent when unset. */
+            mexican_train?: boolean;
+            /** @description default ANY_TRAIN [MT-9] */
+            follow_up: components["schemas"]["MexicanTrainOptions.FollowUp"];
+            /** @description default SINGLE [MT-10] */
+            opening: components["schemas"]["MexicanTrainOptions.Opening"];
+            /**
+             * Format: int32
+             * @description 0..100, default 0 [MT-12] Optional: absent when unset.
+             */
+            double_blank_points?: number;
+        };
+        MexicanTrainOptions: {
+            /**
+             * Format: int32
+             * @description 9, 12 or 15; default 12 [MT-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: by the table [MT-2] Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: one hand per double [MT-3] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+            /** @description default SET_ASIDE [MT-3] A value may also be given by its number. `null` is taken as omitted. */
+            engine?: components["schemas"]["MexicanTrainOptions.Engine"] | (0 | 1 | 2) | null;
+            /** @description default true [MT-5] Optional: may be omitted. Also accepted as `mexicanTrain`. `null` is taken as omitted. */
+            mexican_train?: boolean | null;
+            /** @description default ANY_TRAIN [MT-9] Also accepted as `followUp`. A value may also be given by its number. `null` is taken as omitted. */
+            follow_up?: components["schemas"]["MexicanTrainOptions.FollowUp"] | (0 | 1 | 2) | null;
+            /** @description default SINGLE [MT-10] A value may also be given by its number. `null` is taken as omitted. */
+            opening?: components["schemas"]["MexicanTrainOptions.Opening"] | (0 | 1 | 2) | null;
+            /**
+             * Format: int32
+             * @description 0..100, default 0 [MT-12] Optional: may be omitted. Also accepted as `doubleBlankPoints`. `null` is taken as omitted.
+             */
+            double_blank_points?: number | null;
+        };
+        ChickenFootOptionsOutput: {
+            /**
+             * Format: int32
+             * @description 6, 9 or 12; default 9 [CF-1] Optional: absent when unset.
+             */
+            set_max_pip?: number;
+            /**
+             * Format: int32
+             * @description default 0: by the table [CF-1] Optional: absent when unset.
+             */
+            hand_size?: number;
+            /**
+             * Format: int32
+             * @description default 0: one hand per double [CF-2] Optional: absent when unset.
+             */
+            hands?: number;
+            /** @description default SET_ASIDE [CF-2] */
+            engine: components["schemas"]["ChickenFootOptions.Engine"];
+            /**
+             * Format: int32
+             * @description 4 or 6, default 4 [CF-4] Optional: absent when unset.
+             */
+            centre_toes?: number;
+            /**
+             * Format: int32
+             * @description 0..100, default 50 [CF-8] Optional: absent when unset.
+             */
+            double_blank_points?: number;
+        };
+        ChickenFootOptions: {
+            /**
+             * Format: int32
+             * @description 6, 9 or 12; default 9 [CF-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: by the table [CF-1] Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: one hand per double [CF-2] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+            /** @description default SET_ASIDE [CF-2] A value may also be given by its number. `null` is taken as omitted. */
+            engine?: components["schemas"]["ChickenFootOptions.Engine"] | (0 | 1 | 2) | null;
+            /**
+             * Format: int32
+             * @description 4 or 6, default 4 [CF-4] Optional: may be omitted. Also accepted as `centreToes`. `null` is taken as omitted.
+             */
+            centre_toes?: number | null;
+            /**
+             * Format: int32
+             * @description 0..100, default 50 [CF-8] Optional: may be omitted. Also accepted as `doubleBlankPoints`. `null` is taken as omitted.
+             */
+            double_blank_points?: number | null;
+        };
         ThrowUpOptionsOutput: {
             /** @description default false [THR-4] Optional: absent when unset. */
             rethrow_repeats?: boolean;
@@ -707,6 +851,8 @@ export interface components {
              * @example block
              * @example dancing_dragons
              * @example all_fives
+             * @example mexican_train
+             * @example chicken_foot
              */
             id: string;
             name: string;
@@ -817,7 +963,7 @@ export interface components {
              * @description A ruleset id, as `ListRulesets` lists them. Required: omitted, the request is refused (`UNKNOWN_RULESET`).
              * @enum {string}
              */
-            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up" | "block" | "dancing_dragons" | "all_fives";
+            ruleset: "one_arm_joe" | "tsair_deng" | "tiu_u" | "throw_up" | "block" | "dancing_dragons" | "all_fives" | "mexican_train" | "chicken_foot";
             /**
              * Format: int32
              * @description Required: omitted, the request is refused (`BAD_PLAYER_COUNT`).
@@ -948,7 +1094,7 @@ export interface components {
              */
             seat?: number | null;
         };
-        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `table`). */
+        /** @description At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives`, `mexican_train`, `chicken_foot` (oneof `table`). */
         GetViewResponse: {
             /**
              * @description A ruleset id, as `ListRulesets` lists them.
@@ -959,6 +1105,8 @@ export interface components {
              * @example block
              * @example dancing_dragons
              * @example all_fives
+             * @example mexican_train
+             * @example chicken_foot
              */
             ruleset: string;
             /**
@@ -1002,6 +1150,8 @@ export interface components {
             block?: components["schemas"]["BlockTable"];
             dancing_dragons?: components["schemas"]["DancingDragonsTable"];
             all_fives?: components["schemas"]["AllFivesTable"];
+            mexican_train?: components["schemas"]["MexicanTrainTable"];
+            chicken_foot?: components["schemas"]["ChickenFootTable"];
         } & unknown;
         /** @description The single arm, in the order played from the lead double [OAJ-4]. */
         OneArmJoeTable: {
@@ -1248,6 +1398,71 @@ export interface components {
              */
             outer: number;
         };
+        /** @description A mexican_train hand [MT-14]. */
+        MexicanTrainTable: {
+            engine?: components["schemas"]["Tile"];
+            /** Format: int32 */
+            leader: number;
+            /** @description 0..P-1, then the Mexican train when in play */
+            trains: components["schemas"]["MexicanTrainTable.Train"][];
+            /** @description unsatisfied doubles, oldest first */
+            pending: components["schemas"]["MexicanTrainTable.PendingDouble"][];
+            /** @description CHAIN: seats still to take their opening turn; else empty */
+            opening: number[];
+        };
+        "MexicanTrainTable.Train": {
+            /**
+             * Format: int32
+             * @description its owner's seat; the Mexican train is P
+             */
+            train: number;
+            /** @description from the hub outwards: left = the half towards the hub */
+            tiles: components["schemas"]["LaidTile"][];
+            /**
+             * Format: int32
+             * @description the engine's number while empty
+             */
+            open_end: number;
+            /** @description its owner's marker is up; always true for the Mexican train */
+            public: boolean;
+        };
+        "MexicanTrainTable.PendingDouble": {
+            /** Format: int32 */
+            train: number;
+            /** @description whether it binds yet [MT-9] */
+            binding: boolean;
+        };
+        /** @description A chicken_foot hand [CF-10]. */
+        ChickenFootTable: {
+            engine?: components["schemas"]["Tile"];
+            /** Format: int32 */
+            leader: number;
+            /** @description in the order created */
+            arms: components["schemas"]["ChickenFootTable.Arm"][];
+            /** @description each foot's number; foot 0 is the centre */
+            feet: number[];
+            /**
+             * Format: int32
+             * @description the foot every play must go on; unset when none Optional: absent when unset.
+             */
+            pending_foot?: number;
+        };
+        "ChickenFootTable.Arm": {
+            /** Format: int32 */
+            arm: number;
+            /**
+             * Format: int32
+             * @description the foot it grows from (0 = the centre)
+             */
+            foot: number;
+            /** @description from the foot outwards: left = the half towards the foot */
+            tiles: components["schemas"]["LaidTile"][];
+            /**
+             * Format: int32
+             * @description unset once it ends in a double Optional: absent when unset.
+             */
+            open_end?: number;
+        };
         /**
          * @description A match record, format 1 (docs/records.md): what it takes to deal and play a match again,
          *     and what each move produced. Its JSON form (proto3 JSON) is the contract; its JSON Schema
@@ -1478,9 +1693,12 @@ export interface components {
          *     - `MATCH_OVER`: seats = match winners, scores = match totals
          *     - `NEXT_HAND`: count = the new hand's number
          *     - `CHOICE`: the seat must choose what the drawn tile captures
+         *     - `ENGINE`: the hand's engine (tile; seat = who placed it, unset when set aside) [MT-3]
+         *     - `MARKER_UP`: the seat's train turned public [MT-6]
+         *     - `MARKER_DOWN`: the seat's train turned private again [MT-6]
          * @enum {string}
          */
-        "Event.Kind": "KIND_UNSPECIFIED" | "DEAL" | "REDEAL" | "PLAY" | "AUTO_PLAY" | "DRAW" | "BONUS_TURN" | "PASS" | "TURN_PASSED" | "DISCARD" | "CAPTURE" | "PILE" | "PAIR_LAID" | "REVEAL" | "TO_LAKE" | "DICE" | "LEADER" | "PEG" | "HAND_OVER" | "MATCH_OVER" | "NEXT_HAND" | "CHOICE";
+        "Event.Kind": "KIND_UNSPECIFIED" | "DEAL" | "REDEAL" | "PLAY" | "AUTO_PLAY" | "DRAW" | "BONUS_TURN" | "PASS" | "TURN_PASSED" | "DISCARD" | "CAPTURE" | "PILE" | "PAIR_LAID" | "REVEAL" | "TO_LAKE" | "DICE" | "LEADER" | "PEG" | "HAND_OVER" | "MATCH_OVER" | "NEXT_HAND" | "CHOICE" | "ENGINE" | "MARKER_UP" | "MARKER_DOWN";
         /**
          * @description - `SCORING_UNSPECIFIED`
          *     - `OTHERS_TOTAL`
@@ -1564,6 +1782,34 @@ export interface components {
          */
         "AllFivesOptions.HandBonus": "HAND_BONUS_UNSPECIFIED" | "OTHERS_ROUNDED" | "OTHERS_MINUS_OWN_ROUNDED" | "CHIP_OUT_POINT" | "NONE";
         /**
+         * @description - `ENGINE_UNSPECIFIED`
+         *     - `SET_ASIDE`
+         *     - `FROM_HAND`
+         * @enum {string}
+         */
+        "MexicanTrainOptions.Engine": "ENGINE_UNSPECIFIED" | "SET_ASIDE" | "FROM_HAND";
+        /**
+         * @description - `FOLLOW_UP_UNSPECIFIED`
+         *     - `ANY_TRAIN`
+         *     - `ON_DOUBLE`
+         * @enum {string}
+         */
+        "MexicanTrainOptions.FollowUp": "FOLLOW_UP_UNSPECIFIED" | "ANY_TRAIN" | "ON_DOUBLE";
+        /**
+         * @description - `OPENING_UNSPECIFIED`
+         *     - `SINGLE`
+         *     - `CHAIN`
+         * @enum {string}
+         */
+        "MexicanTrainOptions.Opening": "OPENING_UNSPECIFIED" | "SINGLE" | "CHAIN";
+        /**
+         * @description - `ENGINE_UNSPECIFIED`
+         *     - `SET_ASIDE`
+         *     - `FROM_HAND`
+         * @enum {string}
+         */
+        "ChickenFootOptions.Engine": "ENGINE_UNSPECIFIED" | "SET_ASIDE" | "FROM_HAND";
+        /**
          * @description What the table looks like, and the table fields each kind reads.
          *
          *     - `LAYOUT_UNSPECIFIED`: no table of its own: the parts every view has
@@ -1572,9 +1818,11 @@ export interface components {
          *     - `LAKE`: a lake caught by matching totals: lake, piles, drawn, catches
          *     - `LINE`: two open ends: line, left_end, right_end (and dice, round, qualifying)
          *     - `CROSS`: a line with a spinner and its UP and DOWN arms: line, spinner, up,
+         *     - `TRAINS`: down, left_end, right_end, up_end, down_end, count, hand_points
+         *     - `FEET`: arms from feet: engine, arms (arm, foot, tiles, open_end), feet, pending_foot
          * @enum {string}
          */
-        "Drawing.Layout": "LAYOUT_UNSPECIFIED" | "ARM" | "PLACES" | "LAKE" | "LINE" | "CROSS";
+        "Drawing.Layout": "LAYOUT_UNSPECIFIED" | "ARM" | "PLACES" | "LAKE" | "LINE" | "CROSS" | "TRAINS" | "FEET";
         /**
          * @description How tiles are painted.
          *
@@ -1765,11 +2013,70 @@ export interface components {
             /** @description default false [A5-12] Optional: may be omitted. Also accepted as `exactTarget`. `null` is taken as omitted. */
             exact_target?: boolean | null;
         };
+        MexicanTrainOptionsInRecord: {
+            /**
+             * Format: int32
+             * @description 9, 12 or 15; default 12 [MT-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: by the table [MT-2] Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: one hand per double [MT-3] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+            /** @description default SET_ASIDE [MT-3] A value may also be given by its number. `null` is taken as omitted. */
+            engine?: components["schemas"]["MexicanTrainOptions.Engine"] | number | null;
+            /** @description default true [MT-5] Optional: may be omitted. Also accepted as `mexicanTrain`. `null` is taken as omitted. */
+            mexican_train?: boolean | null;
+            /** @description default ANY_TRAIN [MT-9] Also accepted as `followUp`. A value may also be given by its number. `null` is taken as omitted. */
+            follow_up?: components["schemas"]["MexicanTrainOptions.FollowUp"] | number | null;
+            /** @description default SINGLE [MT-10] A value may also be given by its number. `null` is taken as omitted. */
+            opening?: components["schemas"]["MexicanTrainOptions.Opening"] | number | null;
+            /**
+             * Format: int32
+             * @description 0..100, default 0 [MT-12] Optional: may be omitted. Also accepted as `doubleBlankPoints`. `null` is taken as omitted.
+             */
+            double_blank_points?: number | null;
+        };
+        ChickenFootOptionsInRecord: {
+            /**
+             * Format: int32
+             * @description 6, 9 or 12; default 9 [CF-1] Optional: may be omitted. Also accepted as `setMaxPip`. `null` is taken as omitted.
+             */
+            set_max_pip?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: by the table [CF-1] Optional: may be omitted. Also accepted as `handSize`. `null` is taken as omitted.
+             */
+            hand_size?: number | null;
+            /**
+             * Format: int32
+             * @description default 0: one hand per double [CF-2] Optional: may be omitted. `null` is taken as omitted.
+             */
+            hands?: number | null;
+            /** @description default SET_ASIDE [CF-2] A value may also be given by its number. `null` is taken as omitted. */
+            engine?: components["schemas"]["ChickenFootOptions.Engine"] | number | null;
+            /**
+             * Format: int32
+             * @description 4 or 6, default 4 [CF-4] Optional: may be omitted. Also accepted as `centreToes`. `null` is taken as omitted.
+             */
+            centre_toes?: number | null;
+            /**
+             * Format: int32
+             * @description 0..100, default 50 [CF-8] Optional: may be omitted. Also accepted as `doubleBlankPoints`. `null` is taken as omitted.
+             */
+            double_blank_points?: number | null;
+        };
         /**
          * @description One typed message per ruleset; the oneof field names are the ruleset ids.
          *     An omitted option takes its default.
          *
-         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives` (oneof `ruleset`).
+         *     At most one of `one_arm_joe`, `tsair_deng`, `tiu_u`, `throw_up`, `block`, `dancing_dragons`, `all_fives`, `mexican_train`, `chicken_foot` (oneof `ruleset`).
          *
          *     `{}`, or every member `null`: as if the field were omitted.
          */
@@ -1788,6 +2095,10 @@ export interface components {
             dancing_dragons?: components["schemas"]["DancingDragonsOptionsInRecord"] | null;
             /** @description Also accepted as `allFives`. `null` is taken as omitted. */
             all_fives?: components["schemas"]["AllFivesOptionsInRecord"] | null;
+            /** @description Also accepted as `mexicanTrain`. `null` is taken as omitted. */
+            mexican_train?: components["schemas"]["MexicanTrainOptionsInRecord"] | null;
+            /** @description Also accepted as `chickenFoot`. `null` is taken as omitted. */
+            chicken_foot?: components["schemas"]["ChickenFootOptionsInRecord"] | null;
         } & unknown;
         /** @description A domino, high end first: [6-4] is {high: 6, low: 4}. */
         TileInRecord: {
@@ -1845,6 +2156,11 @@ export interface components {
             scores?: number[] | null;
             /** @description `null` is taken as omitted. */
             hidden?: boolean | null;
+            /**
+             * Format: int32
+             * @description the train or arm of a PLAY Optional: may be omitted. `null` is taken as omitted.
+             */
+            train?: number | null;
         };
         /**
          * @description A move is flat: the fields a kind does not use stay unset. A legal move from
@@ -1869,6 +2185,11 @@ export interface components {
              * @description the half a Tsair Deng leader leaves open Optional: may be omitted. Also accepted as `openPip`. `null` is taken as omitted.
              */
             open_pip?: number | null;
+            /**
+             * Format: int32
+             * @description the train (mexican_train: a seat's number, the Mexican train P) or arm (chicken_foot) a PLAY goes on [MT-5] [CF-3] Optional: may be omitted. `null` is taken as omitted.
+             */
+            train?: number | null;
         };
         /** @description An error, as grpc-gateway writes a `google.rpc.Status`. */
         "google.rpc.Status": {

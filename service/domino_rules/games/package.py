@@ -55,6 +55,16 @@ class Layout(enum.Enum):
     #: that end is not open), ``count`` (the count after the last play) and
     #: ``hand_points`` (per seat, this hand so far).
     CROSS = "CROSS"
+    #: Trains from a hub: ``engine`` (the hub's double), ``trains`` (``train``, ``tiles``
+    #: (``left`` towards the hub, ``right``), ``open_end``, ``public``), ``pending`` (the
+    #: unsatisfied doubles, ``train`` and ``binding``) and ``opening`` (the seats still to
+    #: take their opening turn).
+    TRAINS = "TRAINS"
+    #: Arms growing from feet: ``engine`` (the centre double), ``arms`` (``arm``, ``foot``,
+    #: ``tiles`` (``left`` towards the foot, ``right``), ``open_end``, unset once the arm
+    #: ends in a double), ``feet`` (each foot's number, foot 0 the centre) and
+    #: ``pending_foot`` (the foot every play must go on, unset when none).
+    FEET = "FEET"
 
 
 class Faces(enum.Enum):

@@ -4,6 +4,7 @@ Tiles are ``high-low``: ``6-4``, ``0-0``, ``12-9``. A move is its kind in lower 
 then what the kind uses, in this order::
 
     play 6-4                 play 6-4 left          play 6-4 open 4
+    play 12-9 train 3
     draw    pass    next-hand
     discard 3-1              pile 6-6
     capture 5-5 takes 6-4    capture-drawn 2-1 takes 3-0
@@ -94,6 +95,8 @@ def move_text(move: pb.Move, *, seat: bool = False) -> str:
         words.append(_END_TEXT.get(move.end, f"end-{move.end}"))
     if move.HasField("open_pip"):
         words += ["open", str(move.open_pip)]
+    if move.HasField("train"):
+        words += ["train", str(move.train)]
     return " ".join([f"s{move.seat}", *words] if seat else words)
 
 
@@ -127,6 +130,9 @@ def parse_move(text: str, *, seat: int | None = None) -> pb.Move:
         word = next(rest, None)
     if word == "open":
         move.open_pip = _number(_needed(rest, text, "a pip after open"), text)
+        word = next(rest, None)
+    if word == "train":
+        move.train = _number(_needed(rest, text, "a number after train"), text)
         word = next(rest, None)
     if word is not None:
         raise NotationError(f"{_shown(text)}: {_shown(word)} is not read there")

@@ -75,7 +75,7 @@ from .limits import (
     MAX_TOTAL,
 )
 from .match import HandEnd, HandResult, Match, Status
-from .moves import Move
+from .moves import MAX_TRAIN, Move
 from .options import (
     OptionSpec,
     _checked_option,
@@ -316,6 +316,7 @@ def _check_events(ruleset: _Ruleset, match: Match[Any, Any], codes: SetCodes) ->
         check_length(events, 0, MAX_EVENTS, "last_events")
     for event in events:
         seat, private_to, open_pip = event.seat, event.private_to, event.open_pip
+        train = event.train
         tile, target, tiles = event.tile, event.target, event.tiles
         dice, count, points = event.dice, event.count, event.points
         seats, scores = event.seats, event.scores
@@ -326,6 +327,7 @@ def _check_events(ruleset: _Ruleset, match: Match[Any, Any], codes: SetCodes) ->
             or (target is not None and target.code not in in_set)
             or len(tiles) > size
             or (open_pip is not None and not 0 <= open_pip <= top)
+            or (train is not None and not 0 <= train <= MAX_TRAIN)
             or len(dice) > 3
             or (dice and (min(dice) < 1 or max(dice) > 6))
             or (count is not None and not 0 <= count <= MAX_COUNT)
@@ -357,6 +359,8 @@ def _explain_event(ruleset: _Ruleset, event: Event, players: int, codes: SetCode
     check_length(event.tiles, 0, size, f"{what}: tiles")
     if event.open_pip is not None:
         check_range(event.open_pip, 0, top, f"{what}: open_pip")
+    if event.train is not None:
+        check_range(event.train, 0, MAX_TRAIN, f"{what}: train")
     check_length(event.dice, 0, 3, f"{what}: dice")
     for die in event.dice:
         check_range(die, 1, 6, f"{what}: a die")

@@ -37,6 +37,9 @@ class EventKind(enum.Enum):
     MATCH_OVER = "MATCH_OVER"  # seats = match winners, scores = totals
     NEXT_HAND = "NEXT_HAND"  # a new hand begins (count = hand number)
     CHOICE = "CHOICE"  # the seat must choose what the drawn tile captures
+    ENGINE = "ENGINE"  # the hand's engine (tile; seat = who placed it, unset when set aside)
+    MARKER_UP = "MARKER_UP"  # the seat's train turned public
+    MARKER_DOWN = "MARKER_DOWN"  # the seat's train turned private again
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,8 @@ class Event:
     scores: tuple[int, ...] = ()
     hidden: bool = False
     private_to: int | None = None
+    #: The train or arm of a ``PLAY`` (Mexican Train, Chicken Foot).
+    train: int | None = None
 
     def for_seat(self, seat: int | None) -> Event:
         """The event as ``seat`` (``None``: a spectator) may see it."""

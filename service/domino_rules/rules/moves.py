@@ -11,7 +11,11 @@ from .errors import (
 )
 from .tiles import MAX_PIP, Tile
 
-__all__ = ["End", "Move", "MoveKind"]
+__all__ = ["MAX_TRAIN", "End", "Move", "MoveKind"]
+
+#: The largest train or arm number a move may name (Chicken Foot's arms are the most:
+#: six centre arms and three toes a foot, one foot for each double of a double-18 set).
+MAX_TRAIN = 255
 
 
 class MoveKind(enum.Enum):
@@ -84,6 +88,9 @@ class Move:
     target: Tile | None = None
     end: End | None = None
     open_pip: int | None = None
+    #: The train (Mexican Train: a seat's number, the Mexican train one past the last
+    #: seat) or arm (Chicken Foot) a ``PLAY`` goes on.
+    train: int | None = None
 
     def __str__(self) -> str:
         parts = [str(self.seat), self.kind.value]
@@ -95,6 +102,8 @@ class Move:
             parts.append(self.end.value)
         if self.open_pip is not None:
             parts.append(f"open={self.open_pip}")
+        if self.train is not None:
+            parts.append(f"train={self.train}")
         return " ".join(parts)
 
     def __repr__(self) -> str:
@@ -107,6 +116,8 @@ class Move:
             parts.append(f"end={_code(self.end)}")
         if self.open_pip is not None:
             parts.append(f"open_pip={_code(self.open_pip)}")
+        if self.train is not None:
+            parts.append(f"train={_code(self.train)}")
         return f"Move({', '.join(parts)})"
 
     def check(self) -> None:
@@ -150,6 +161,11 @@ class Move:
                 return f"{kind} takes no open_pip"
             if type(self.open_pip) is not int or not 0 <= self.open_pip <= MAX_PIP:
                 return f"open_pip must be a pip from 0 to {MAX_PIP}"
+        if self.train is not None:
+            if self.kind is not MoveKind.PLAY:
+                return f"{kind} takes no train"
+            if type(self.train) is not int or not 0 <= self.train <= MAX_TRAIN:
+                return f"train must be a number from 0 to {MAX_TRAIN}"
         return None
 
     @classmethod
@@ -187,6 +203,8 @@ def _parse_field(word: str) -> tuple[str, Any]:
         return "target", Tile.parse(word[1:])
     if word.startswith("open="):
         return "open_pip", int(word[5:])
+    if word.startswith("train="):
+        return "train", int(word[6:])
     if word in End.__members__:
         return "end", End[word]
     return "tile", Tile.parse(word)

@@ -241,6 +241,7 @@ def move_from_pb(message: pb.Move) -> Move:
         _tile_of(message.target, "move.target") if has("target") else None,
         end,
         message.open_pip if has("open_pip") else None,
+        message.train if has("train") else None,
     )
 
 

@@ -99,23 +99,25 @@ class Tile(_message.Message):
     def __init__(self, high: _Optional[int] = ..., low: _Optional[int] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("seat", "kind", "tile", "target", "end", "open_pip")
+    __slots__ = ("seat", "kind", "tile", "target", "end", "open_pip", "train")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TILE_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
     OPEN_PIP_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: MoveKind
     tile: Tile
     target: Tile
     end: End
     open_pip: int
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[MoveKind, str]] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ...) -> None: ...
+    train: int
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[MoveKind, str]] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ..., train: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("kind", "seat", "tile", "target", "end", "open_pip", "dice", "tiles", "count", "points", "seats", "scores", "hidden")
+    __slots__ = ("kind", "seat", "tile", "target", "end", "open_pip", "dice", "tiles", "count", "points", "seats", "scores", "hidden", "train")
     class Kind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         KIND_UNSPECIFIED: _ClassVar[Event.Kind]
@@ -140,6 +142,9 @@ class Event(_message.Message):
         MATCH_OVER: _ClassVar[Event.Kind]
         NEXT_HAND: _ClassVar[Event.Kind]
         CHOICE: _ClassVar[Event.Kind]
+        ENGINE: _ClassVar[Event.Kind]
+        MARKER_UP: _ClassVar[Event.Kind]
+        MARKER_DOWN: _ClassVar[Event.Kind]
     KIND_UNSPECIFIED: Event.Kind
     DEAL: Event.Kind
     REDEAL: Event.Kind
@@ -162,6 +167,9 @@ class Event(_message.Message):
     MATCH_OVER: Event.Kind
     NEXT_HAND: Event.Kind
     CHOICE: Event.Kind
+    ENGINE: Event.Kind
+    MARKER_UP: Event.Kind
+    MARKER_DOWN: Event.Kind
     KIND_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TILE_FIELD_NUMBER: _ClassVar[int]
@@ -175,6 +183,7 @@ class Event(_message.Message):
     SEATS_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    TRAIN_FIELD_NUMBER: _ClassVar[int]
     kind: Event.Kind
     seat: int
     tile: Tile
@@ -188,10 +197,11 @@ class Event(_message.Message):
     seats: _containers.RepeatedScalarFieldContainer[int]
     scores: _containers.RepeatedScalarFieldContainer[int]
     hidden: bool
-    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., seat: _Optional[int] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., count: _Optional[int] = ..., points: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., hidden: _Optional[bool] = ...) -> None: ...
+    train: int
+    def __init__(self, kind: _Optional[_Union[Event.Kind, str]] = ..., seat: _Optional[int] = ..., tile: _Optional[_Union[Tile, _Mapping]] = ..., target: _Optional[_Union[Tile, _Mapping]] = ..., end: _Optional[_Union[End, str]] = ..., open_pip: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., tiles: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., count: _Optional[int] = ..., points: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ..., hidden: _Optional[bool] = ..., train: _Optional[int] = ...) -> None: ...
 
 class Options(_message.Message):
-    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons", "all_fives")
+    __slots__ = ("one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons", "all_fives", "mexican_train", "chicken_foot")
     ONE_ARM_JOE_FIELD_NUMBER: _ClassVar[int]
     TSAIR_DENG_FIELD_NUMBER: _ClassVar[int]
     TIU_U_FIELD_NUMBER: _ClassVar[int]
@@ -199,6 +209,8 @@ class Options(_message.Message):
     BLOCK_FIELD_NUMBER: _ClassVar[int]
     DANCING_DRAGONS_FIELD_NUMBER: _ClassVar[int]
     ALL_FIVES_FIELD_NUMBER: _ClassVar[int]
+    MEXICAN_TRAIN_FIELD_NUMBER: _ClassVar[int]
+    CHICKEN_FOOT_FIELD_NUMBER: _ClassVar[int]
     one_arm_joe: OneArmJoeOptions
     tsair_deng: TsairDengOptions
     tiu_u: TiuUOptions
@@ -206,7 +218,9 @@ class Options(_message.Message):
     block: BlockOptions
     dancing_dragons: DancingDragonsOptions
     all_fives: AllFivesOptions
-    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ..., block: _Optional[_Union[BlockOptions, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsOptions, _Mapping]] = ..., all_fives: _Optional[_Union[AllFivesOptions, _Mapping]] = ...) -> None: ...
+    mexican_train: MexicanTrainOptions
+    chicken_foot: ChickenFootOptions
+    def __init__(self, one_arm_joe: _Optional[_Union[OneArmJoeOptions, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengOptions, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUOptions, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpOptions, _Mapping]] = ..., block: _Optional[_Union[BlockOptions, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsOptions, _Mapping]] = ..., all_fives: _Optional[_Union[AllFivesOptions, _Mapping]] = ..., mexican_train: _Optional[_Union[MexicanTrainOptions, _Mapping]] = ..., chicken_foot: _Optional[_Union[ChickenFootOptions, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeOptions(_message.Message):
     __slots__ = ("set_max_pip", "lead_double_bonus", "scoring", "tie", "target_score")
@@ -410,6 +424,74 @@ class AllFivesOptions(_message.Message):
     exact_target: bool
     def __init__(self, set_max_pip: _Optional[int] = ..., partnership: _Optional[bool] = ..., hand_size: _Optional[int] = ..., draw: _Optional[bool] = ..., boneyard_keep: _Optional[int] = ..., first_lead: _Optional[_Union[AllFivesOptions.FirstLead, str]] = ..., next_lead: _Optional[_Union[AllFivesOptions.NextLead, str]] = ..., spinner: _Optional[_Union[AllFivesSpinner, str]] = ..., play_scoring: _Optional[_Union[AllFivesOptions.PlayScoring, str]] = ..., divide_by_five: _Optional[bool] = ..., partners_play_out: _Optional[bool] = ..., hand_bonus: _Optional[_Union[AllFivesOptions.HandBonus, str]] = ..., target_score: _Optional[int] = ..., finish_hand: _Optional[bool] = ..., exact_target: _Optional[bool] = ...) -> None: ...
 
+class MexicanTrainOptions(_message.Message):
+    __slots__ = ("set_max_pip", "hand_size", "hands", "engine", "mexican_train", "follow_up", "opening", "double_blank_points")
+    class Engine(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        ENGINE_UNSPECIFIED: _ClassVar[MexicanTrainOptions.Engine]
+        SET_ASIDE: _ClassVar[MexicanTrainOptions.Engine]
+        FROM_HAND: _ClassVar[MexicanTrainOptions.Engine]
+    ENGINE_UNSPECIFIED: MexicanTrainOptions.Engine
+    SET_ASIDE: MexicanTrainOptions.Engine
+    FROM_HAND: MexicanTrainOptions.Engine
+    class FollowUp(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        FOLLOW_UP_UNSPECIFIED: _ClassVar[MexicanTrainOptions.FollowUp]
+        ANY_TRAIN: _ClassVar[MexicanTrainOptions.FollowUp]
+        ON_DOUBLE: _ClassVar[MexicanTrainOptions.FollowUp]
+    FOLLOW_UP_UNSPECIFIED: MexicanTrainOptions.FollowUp
+    ANY_TRAIN: MexicanTrainOptions.FollowUp
+    ON_DOUBLE: MexicanTrainOptions.FollowUp
+    class Opening(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        OPENING_UNSPECIFIED: _ClassVar[MexicanTrainOptions.Opening]
+        SINGLE: _ClassVar[MexicanTrainOptions.Opening]
+        CHAIN: _ClassVar[MexicanTrainOptions.Opening]
+    OPENING_UNSPECIFIED: MexicanTrainOptions.Opening
+    SINGLE: MexicanTrainOptions.Opening
+    CHAIN: MexicanTrainOptions.Opening
+    SET_MAX_PIP_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    MEXICAN_TRAIN_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_UP_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
+    DOUBLE_BLANK_POINTS_FIELD_NUMBER: _ClassVar[int]
+    set_max_pip: int
+    hand_size: int
+    hands: int
+    engine: MexicanTrainOptions.Engine
+    mexican_train: bool
+    follow_up: MexicanTrainOptions.FollowUp
+    opening: MexicanTrainOptions.Opening
+    double_blank_points: int
+    def __init__(self, set_max_pip: _Optional[int] = ..., hand_size: _Optional[int] = ..., hands: _Optional[int] = ..., engine: _Optional[_Union[MexicanTrainOptions.Engine, str]] = ..., mexican_train: _Optional[bool] = ..., follow_up: _Optional[_Union[MexicanTrainOptions.FollowUp, str]] = ..., opening: _Optional[_Union[MexicanTrainOptions.Opening, str]] = ..., double_blank_points: _Optional[int] = ...) -> None: ...
+
+class ChickenFootOptions(_message.Message):
+    __slots__ = ("set_max_pip", "hand_size", "hands", "engine", "centre_toes", "double_blank_points")
+    class Engine(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        ENGINE_UNSPECIFIED: _ClassVar[ChickenFootOptions.Engine]
+        SET_ASIDE: _ClassVar[ChickenFootOptions.Engine]
+        FROM_HAND: _ClassVar[ChickenFootOptions.Engine]
+    ENGINE_UNSPECIFIED: ChickenFootOptions.Engine
+    SET_ASIDE: ChickenFootOptions.Engine
+    FROM_HAND: ChickenFootOptions.Engine
+    SET_MAX_PIP_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    CENTRE_TOES_FIELD_NUMBER: _ClassVar[int]
+    DOUBLE_BLANK_POINTS_FIELD_NUMBER: _ClassVar[int]
+    set_max_pip: int
+    hand_size: int
+    hands: int
+    engine: ChickenFootOptions.Engine
+    centre_toes: int
+    double_blank_points: int
+    def __init__(self, set_max_pip: _Optional[int] = ..., hand_size: _Optional[int] = ..., hands: _Optional[int] = ..., engine: _Optional[_Union[ChickenFootOptions.Engine, str]] = ..., centre_toes: _Optional[int] = ..., double_blank_points: _Optional[int] = ...) -> None: ...
+
 class ThrowUpOptions(_message.Message):
     __slots__ = ("rethrow_repeats", "hands_per_player")
     RETHROW_REPEATS_FIELD_NUMBER: _ClassVar[int]
@@ -478,12 +560,16 @@ class Drawing(_message.Message):
         LAKE: _ClassVar[Drawing.Layout]
         LINE: _ClassVar[Drawing.Layout]
         CROSS: _ClassVar[Drawing.Layout]
+        TRAINS: _ClassVar[Drawing.Layout]
+        FEET: _ClassVar[Drawing.Layout]
     LAYOUT_UNSPECIFIED: Drawing.Layout
     ARM: Drawing.Layout
     PLACES: Drawing.Layout
     LAKE: Drawing.Layout
     LINE: Drawing.Layout
     CROSS: Drawing.Layout
+    TRAINS: Drawing.Layout
+    FEET: Drawing.Layout
     class Faces(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         FACES_UNSPECIFIED: _ClassVar[Drawing.Faces]
@@ -708,7 +794,7 @@ class GetViewRequest(_message.Message):
     def __init__(self, state: _Optional[bytes] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "shown_hands", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons", "all_fives")
+    __slots__ = ("ruleset", "seat", "status", "to_act", "hand_number", "hand", "hand_sizes", "stock", "legal_moves", "events", "match_points", "version", "game_id", "shown_hands", "one_arm_joe", "tsair_deng", "tiu_u", "throw_up", "block", "dancing_dragons", "all_fives", "mexican_train", "chicken_foot")
     RULESET_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -730,6 +816,8 @@ class GetViewResponse(_message.Message):
     BLOCK_FIELD_NUMBER: _ClassVar[int]
     DANCING_DRAGONS_FIELD_NUMBER: _ClassVar[int]
     ALL_FIVES_FIELD_NUMBER: _ClassVar[int]
+    MEXICAN_TRAIN_FIELD_NUMBER: _ClassVar[int]
+    CHICKEN_FOOT_FIELD_NUMBER: _ClassVar[int]
     ruleset: str
     seat: int
     status: Status
@@ -751,7 +839,9 @@ class GetViewResponse(_message.Message):
     block: BlockTable
     dancing_dragons: DancingDragonsTable
     all_fives: AllFivesTable
-    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., shown_hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsTable, _Mapping]] = ..., all_fives: _Optional[_Union[AllFivesTable, _Mapping]] = ...) -> None: ...
+    mexican_train: MexicanTrainTable
+    chicken_foot: ChickenFootTable
+    def __init__(self, ruleset: _Optional[str] = ..., seat: _Optional[int] = ..., status: _Optional[_Union[Status, str]] = ..., to_act: _Optional[int] = ..., hand_number: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[Tile, _Mapping]]] = ..., hand_sizes: _Optional[_Iterable[int]] = ..., stock: _Optional[int] = ..., legal_moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ..., events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., match_points: _Optional[_Iterable[int]] = ..., version: _Optional[int] = ..., game_id: _Optional[str] = ..., shown_hands: _Optional[_Iterable[_Union[SeatHand, _Mapping]]] = ..., one_arm_joe: _Optional[_Union[OneArmJoeTable, _Mapping]] = ..., tsair_deng: _Optional[_Union[TsairDengTable, _Mapping]] = ..., tiu_u: _Optional[_Union[TiuUTable, _Mapping]] = ..., throw_up: _Optional[_Union[ThrowUpTable, _Mapping]] = ..., block: _Optional[_Union[BlockTable, _Mapping]] = ..., dancing_dragons: _Optional[_Union[DancingDragonsTable, _Mapping]] = ..., all_fives: _Optional[_Union[AllFivesTable, _Mapping]] = ..., mexican_train: _Optional[_Union[MexicanTrainTable, _Mapping]] = ..., chicken_foot: _Optional[_Union[ChickenFootTable, _Mapping]] = ...) -> None: ...
 
 class OneArmJoeTable(_message.Message):
     __slots__ = ("line", "open_end", "bonus_turn", "leader")
@@ -952,6 +1042,63 @@ class AllFivesTable(_message.Message):
     hand_points: _containers.RepeatedScalarFieldContainer[int]
     leader: int
     def __init__(self, line: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., spinner: _Optional[int] = ..., up: _Optional[_Iterable[_Union[AllFivesTable.ArmTile, _Mapping]]] = ..., down: _Optional[_Iterable[_Union[AllFivesTable.ArmTile, _Mapping]]] = ..., left_end: _Optional[int] = ..., right_end: _Optional[int] = ..., up_end: _Optional[int] = ..., down_end: _Optional[int] = ..., count: _Optional[int] = ..., hand_points: _Optional[_Iterable[int]] = ..., leader: _Optional[int] = ...) -> None: ...
+
+class MexicanTrainTable(_message.Message):
+    __slots__ = ("engine", "leader", "trains", "pending", "opening")
+    class Train(_message.Message):
+        __slots__ = ("train", "tiles", "open_end", "public")
+        TRAIN_FIELD_NUMBER: _ClassVar[int]
+        TILES_FIELD_NUMBER: _ClassVar[int]
+        OPEN_END_FIELD_NUMBER: _ClassVar[int]
+        PUBLIC_FIELD_NUMBER: _ClassVar[int]
+        train: int
+        tiles: _containers.RepeatedCompositeFieldContainer[LaidTile]
+        open_end: int
+        public: bool
+        def __init__(self, train: _Optional[int] = ..., tiles: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., open_end: _Optional[int] = ..., public: _Optional[bool] = ...) -> None: ...
+    class PendingDouble(_message.Message):
+        __slots__ = ("train", "binding")
+        TRAIN_FIELD_NUMBER: _ClassVar[int]
+        BINDING_FIELD_NUMBER: _ClassVar[int]
+        train: int
+        binding: bool
+        def __init__(self, train: _Optional[int] = ..., binding: _Optional[bool] = ...) -> None: ...
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    TRAINS_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
+    engine: Tile
+    leader: int
+    trains: _containers.RepeatedCompositeFieldContainer[MexicanTrainTable.Train]
+    pending: _containers.RepeatedCompositeFieldContainer[MexicanTrainTable.PendingDouble]
+    opening: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, engine: _Optional[_Union[Tile, _Mapping]] = ..., leader: _Optional[int] = ..., trains: _Optional[_Iterable[_Union[MexicanTrainTable.Train, _Mapping]]] = ..., pending: _Optional[_Iterable[_Union[MexicanTrainTable.PendingDouble, _Mapping]]] = ..., opening: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ChickenFootTable(_message.Message):
+    __slots__ = ("engine", "leader", "arms", "feet", "pending_foot")
+    class Arm(_message.Message):
+        __slots__ = ("arm", "foot", "tiles", "open_end")
+        ARM_FIELD_NUMBER: _ClassVar[int]
+        FOOT_FIELD_NUMBER: _ClassVar[int]
+        TILES_FIELD_NUMBER: _ClassVar[int]
+        OPEN_END_FIELD_NUMBER: _ClassVar[int]
+        arm: int
+        foot: int
+        tiles: _containers.RepeatedCompositeFieldContainer[LaidTile]
+        open_end: int
+        def __init__(self, arm: _Optional[int] = ..., foot: _Optional[int] = ..., tiles: _Optional[_Iterable[_Union[LaidTile, _Mapping]]] = ..., open_end: _Optional[int] = ...) -> None: ...
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    ARMS_FIELD_NUMBER: _ClassVar[int]
+    FEET_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FOOT_FIELD_NUMBER: _ClassVar[int]
+    engine: Tile
+    leader: int
+    arms: _containers.RepeatedCompositeFieldContainer[ChickenFootTable.Arm]
+    feet: _containers.RepeatedScalarFieldContainer[int]
+    pending_foot: int
+    def __init__(self, engine: _Optional[_Union[Tile, _Mapping]] = ..., leader: _Optional[int] = ..., arms: _Optional[_Iterable[_Union[ChickenFootTable.Arm, _Mapping]]] = ..., feet: _Optional[_Iterable[int]] = ..., pending_foot: _Optional[int] = ...) -> None: ...
 
 class MatchRecord(_message.Message):
     __slots__ = ("format", "ruleset", "players", "options", "game_id", "seed_commitment", "seed", "first_state", "viewpoint", "seat", "deal", "moves")

@@ -81,6 +81,7 @@ _MOVE: tuple[tuple[str, _Kind], ...] = (
     ("target", "tile"),
     ("end", "enum"),
     ("open_pip", "optional"),
+    ("train", "optional"),
 )
 _EVENT: tuple[tuple[str, _Kind], ...] = (
     ("kind", "enum"),
@@ -96,6 +97,7 @@ _EVENT: tuple[tuple[str, _Kind], ...] = (
     ("seats", "list"),
     ("scores", "list"),
     ("hidden", "zero"),
+    ("train", "optional"),
 )
 #: A move's fields that name what its mover laid: what a seat may not have seen.
 _SECRET = ("tile", "target", "open_pip")
@@ -131,7 +133,10 @@ class MatchRecorder:
 
     ``seat=None`` records as the platform (viewpoint ``MOVER``, with the first state);
     ``seat=k`` as seat ``k`` (viewpoint ``SEAT``, never the first state). See the module's
-    documentation for the events each expects.
+    documentation for the events each expects. ``new_game``'s events are a spectator's:
+    where a deal shows a seat something of its own (a tile drawn in the hunt for an
+    engine), give seat ``k``'s recorder the deal's events as the seat saw them,
+    ``get_view(state, seat=k)["events"]`` in place of ``new_game``'s.
     """
 
     def __init__(

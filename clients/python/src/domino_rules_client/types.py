@@ -104,6 +104,7 @@ class Move(TypedDict):
     target: NotRequired[Tile]  # the lake tile captured (Tiu U)
     end: NotRequired[End]  # the end of the line played on (Throw-up)
     open_pip: NotRequired[int]  # the half a Tsair Deng leader leaves open
+    train: NotRequired[int]  # the train (Mexican Train) or arm (Chicken Foot) a PLAY goes on
 
 
 class Event(TypedDict):
@@ -123,6 +124,7 @@ class Event(TypedDict):
     seats: list[int]
     scores: list[int]
     hidden: bool
+    train: NotRequired[int]  # the train or arm of a PLAY
 
 
 class OptionInfo(TypedDict):
@@ -245,6 +247,8 @@ class GetViewResponse(TypedDict):
     block: NotRequired[dict[str, Any]]
     dancing_dragons: NotRequired[dict[str, Any]]
     all_fives: NotRequired[dict[str, Any]]
+    mexican_train: NotRequired[dict[str, Any]]
+    chicken_foot: NotRequired[dict[str, Any]]
 
 
 class MoveEstimate(TypedDict):
