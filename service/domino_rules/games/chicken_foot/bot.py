@@ -42,7 +42,10 @@ class ChickenFootBot(GameBot):
     margin_weight = 0.3
     hand_spread = 25.0
     candidates = 6
-    playouts = 30
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 15
 
     def hands_after(
         self, options: ChickenFootOptions, players: int, hand_number: int, totals: list[int]

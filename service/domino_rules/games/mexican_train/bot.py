@@ -43,7 +43,10 @@ class MexicanTrainBot(GameBot):
     margin_weight = 0.3
     hand_spread = 25.0
     candidates = 4
-    playouts = 24  # about the CPU of the others at the median (bench/bots.py)
+    #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
+    #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
+    #: budget it replaced (``python bench/tournament.py``)
+    playouts = 11
 
     def hands_after(
         self, options: MexicanTrainOptions, players: int, hand_number: int, totals: list[int]
