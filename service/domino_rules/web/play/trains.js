@@ -48,6 +48,9 @@ export function trainLayouts(ctx) {
   }
 
   const live = () => ctx.live();
+  /** Squeezed thrice while the person is to act: what they cannot lay on is told in words. */
+  const briefly = () => live() && ctx.squeeze() >= 3
+    && (scene().view.legal_moves || []).some((m) => m.seat === scene().seat);
   const compact = () => live() && ctx.squeeze() >= 1;
 
   // ---------------------------------------------------------------- a row of tiles
@@ -173,7 +176,6 @@ export function trainLayouts(ctx) {
     const hubWidth = 2 * tilePx() + 24;
     const twoSides = !narrow && !compact();
     const room = twoSides ? Math.floor((width - hubWidth) / 2) - 12 : width - 12;
-    const some = plays.size > 0;
     const rows = [];
     let hidden = 0;
     let elided = false;
@@ -184,7 +186,7 @@ export function trainLayouts(ctx) {
       const owedHere = owed.filter((o) => o.train === train.train);
       const owedIdx = owedHere.length ? [train.tiles.length - 1].filter((k) => k >= 0 && isDouble(train.tiles[k])) : [];
       // squeezed thrice: a train the person cannot lay on now is told in words only
-      const brief = live() && ctx.squeeze() >= 3 && some && !mine && !owedHere.length;
+      const brief = briefly() && !mine && !owedHere.length;
       if (brief) hidden += 1;
       const left = twoSides && i % 2 === 1;
       const pictures = rowPictures(train.tiles || [], {
@@ -327,7 +329,6 @@ export function trainLayouts(ctx) {
 
   function feetTable(view, table) {
     const plays = playsByTrain();
-    const some = plays.size > 0;
     const feet = feetOf(table);
     const main = [h("h3", { class: `table-title${compact() ? " visually-hidden" : ""}`, text: "The chicken feet" })];
     const engine = table.engine;
@@ -348,11 +349,11 @@ export function trainLayouts(ctx) {
       const isPending = table.pending_foot === foot.foot;
       const items = [];
       // squeezed thrice: a foot the person cannot lay on now is one line of words
-      const briefFoot = live() && ctx.squeeze() >= 3 && some && !foot.arms.some((a) => plays.has(a.arm));
+      const briefFoot = briefly() && !foot.arms.some((a) => plays.has(a.arm));
       for (const arm of foot.arms) {
         allRows.push({ name: armName(arm.arm), tiles: arm.tiles });
         const mine = plays.get(arm.arm);
-        const brief = briefFoot || (live() && ctx.squeeze() >= 3 && some && !mine);
+        const brief = briefFoot || (briefly() && !mine);
         if (brief) hidden += 1;
         const closed = !has(arm.open_end);
         const pictures = rowPictures(arm.tiles, {
@@ -374,9 +375,10 @@ export function trainLayouts(ctx) {
         ? `The centre ${footTile(foot.number)}: ${plural(foot.arms.length, "arm")}`
         : `The foot ${footTile(foot.number)}, at the end of ${foot.on ? armName(foot.on.arm) : "an arm"}: three toes`;
       if (briefFoot) {
-        const ends = foot.arms.map((a) => `${armName(a.arm)} ${has(a.open_end) ? `open ${a.open_end}` : "closed by a foot"}`);
+        const open = foot.arms.filter((a) => has(a.open_end)).map((a) => `${armName(a.arm)} open ${a.open_end}`);
+        const ends = open.length ? capital(open.join(" · ")) : "Every arm ends in a foot";
         groups.push(h("li", { class: "foot brief", "data-foot": foot.foot },
-          h("p", { class: "foot-title" }, h("strong", { text: `${title}.` }), ` ${capital(ends.join(" · "))}.`)));
+          h("p", { class: "foot-title" }, h("strong", { text: `${title}.` }), ` ${ends}.`)));
         continue;
       }
       groups.push(h("li", { class: `foot${isPending ? " pending" : ""}`, "data-foot": foot.foot },
