@@ -13,6 +13,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import jsonschema_rs
 import pytest
@@ -297,9 +298,7 @@ def test_the_header_is_checked_at_step_0(played: Played) -> None:
         if spec.type == "bool":
             setattr(target, spec.name, not getattr(message, spec.name))
         elif spec.type == "int":
-            value = getattr(message, spec.name)
-            other = value + 1 if spec.maximum is None or value < spec.maximum else value - 1
-            setattr(target, spec.name, other)
+            setattr(target, spec.name, _another_value(ruleset, spec, getattr(message, spec.name)))
             out_of_range = _copy(base)
             high = (spec.maximum if spec.maximum is not None else 10**6) + 1
             setattr(getattr(out_of_range.options, base.ruleset), spec.name, high)
@@ -312,6 +311,21 @@ def test_the_header_is_checked_at_step_0(played: Played) -> None:
             assert names
             setattr(target, spec.name, field.enum_type.values_by_name[other].number)
         _diverges(record, 0, R.GAME_ID_MISMATCH)
+
+
+def _another_value(ruleset: rules.Ruleset[Any, Any], spec: rules.OptionSpec, value: int) -> int:
+    """The nearest other value of an int option that the ruleset takes (a set of 9, 12 or
+    15 pips refuses the values between)."""
+    for other in (value + 1, value - 1, value + 2, value - 2, value + 3, value - 3):
+        low = spec.minimum if spec.minimum is not None else other
+        high = spec.maximum if spec.maximum is not None else other
+        if low <= other <= high:
+            try:
+                ruleset.make_options({spec.name: other})
+            except rules.OptionsError:
+                continue
+            return other
+    raise AssertionError(f"{ruleset.id}: no other value of {spec.name} near {value}")
 
 
 def test_a_first_state_of_another_match_is_caught(played: Played) -> None:

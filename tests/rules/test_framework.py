@@ -144,7 +144,7 @@ def test_the_deal_is_the_documented_shuffle_then_deal_from(ruleset_id: str) -> N
         seed = f"deal-{n}"
         match = ruleset.new_match(options, 3, seed)
         redeals = sum(1 for e in match.last_events if e.kind is EventKind.REDEAL)
-        order = rng.shuffled(seed, f"deal/1/{redeals}", ruleset.full_set(options))
+        order = rng.shuffled(seed, f"deal/1/{redeals}", ruleset.deal_set(options, 1))
         again = dealt(ruleset, 3, order, options=options, seed=seed)
         assert again.hand_state == match.hand_state
         assert [e for e in match.last_events if e.kind is not EventKind.REDEAL] == list(

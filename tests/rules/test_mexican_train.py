@@ -70,17 +70,21 @@ def position(
     binding: int = 0,
     opening: tuple[int, ...] = (),
     engine: str = "12-12",
+    opening_kind: str = "SINGLE",
     **values: Any,
 ) -> MT:
     """An exact position: ``trains_`` as tiles from the hub outwards (the seats' trains,
     then the Mexican train), only the tiles that matter (the others are taken to be on the
     table)."""
-    opts = options(**{"hands": 1, **values})
+    opts = options(**{"hands": 1, "opening": opening_kind, **values})
+    lines = tuple(tiles(text) for text in trains_)
+    hub = Tile.parse(engine)
     state = MexicanTrainHandState(
         tuple(hand(text) for text in hands),
         tiles(boneyard),
-        Tile.parse(engine),
-        tuple(tiles(text) for text in trains_),
+        hub,
+        lines,
+        tuple(trains.open_end(hub.high, line) for line in lines),
         public,
         pending,
         binding,
@@ -772,6 +776,36 @@ def test_decision_the_draw_that_ends_a_follow_up_raises_the_marker() -> None:
     assert kinds(events) == ["DRAW 0", "MARKER_UP 0"]
     assert RULES.table(match, None).pending == (PendingDouble(0, True),)
     assert moves(match) == ["1 PLAY [6-3] train=0"]
+
+
+def test_decision_a_dead_double_in_a_chain_is_dropped() -> None:
+    """Decision [MT-9] [MT-10]: a double laid in a CHAIN opening turn whose number is dead
+    is never pending; the chain goes on from it."""
+    match = position(
+        ["12-3 3-3 2-1", "12-6"],
+        ["", "", ""],
+        boneyard="8-0",
+        opening=(0, 1),
+        opening_kind="CHAIN",
+    )
+    match, _ = RULES.apply(match, play(0, "12-3", 0))
+    match, events = RULES.apply(match, play(0, "3-3", 0))
+    assert kinds(events) == ["PLAY 0", "TURN_PASSED 0"]  # no 3 left: the chain ends
+    assert match.hand_state.pending == ()
+
+
+def test_decision_the_hand_in_words() -> None:
+    """Decision [MT-11] [MT-12]: the explanation names the seat that went out, or the
+    seats with the lowest count after a block."""
+    match = position(["9-7 3-1", "8-2 4-4"], ["12-9", "12-6", "12-5"])
+    match, _ = RULES.apply(match, play(0, "9-7", 0))
+    reason = RULES.score(match).reasons[0]
+    assert reason.startswith("Blocked:") and "seat 0 has the lowest count, 4" in reason
+    match = position(["9-9", "9-1 2-0"], ["12-9", "12-6", "12-5"], boneyard="3-0")
+    match, _ = RULES.apply(match, play(0, "9-9", 0))
+    reason = RULES.score(match).reasons[0]
+    assert reason.startswith("Dominoed: seat 0 laid their last tile")
+    assert "seat 1 12" in reason
 
 
 def test_the_same_seed_gives_the_same_match() -> None:

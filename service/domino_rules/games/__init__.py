@@ -33,7 +33,7 @@ from typing import Any
 
 from ..bots.dealing import GameBot
 from ..bots.worlds import use_catalogue
-from ..rules.errors import UnknownRulesetError
+from ..rules.errors import OptionsError, UnknownRulesetError
 from ..rules.ruleset import Ruleset
 from .package import GamePackage, PackageError
 
@@ -57,6 +57,7 @@ INSTALLED = (
     "domino_rules.games.dancing_dragons",
     "domino_rules.games.all_fives",
     "domino_rules.games.mexican_train",
+    "domino_rules.games.chicken_foot",
 )
 #: The environment variable that installs more games (module names, comma-separated).
 ENVIRONMENT = "DOMINO_RULES_GAMES"
@@ -119,13 +120,17 @@ def most_players() -> int:
 
 def _most_players(ruleset: Ruleset[Any, Any]) -> int:
     """The most players ``ruleset`` seats, with any of its options (an int option of a
-    narrow range is tried at every value)."""
+    narrow range is tried at every value its ruleset takes: a set of 9, 12 or 15 pips
+    refuses the values between)."""
     most = ruleset.player_range(ruleset.make_options({}))[1]
     for spec in ruleset.option_specs():
         low, high = spec.minimum, spec.maximum
         if spec.type == "int" and low is not None and high is not None and high - low < 64:
             for value in range(low, high + 1):
-                options = ruleset.make_options({spec.name: value})
+                try:
+                    options = ruleset.make_options({spec.name: value})
+                except OptionsError:
+                    continue
                 most = max(most, ruleset.player_range(options)[1])
     return int(most)
 

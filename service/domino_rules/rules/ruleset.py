@@ -313,6 +313,12 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
         ``players`` may still be unchecked: only arithmetic on them, no exception."""
         return MAX_HANDS
 
+    def deal_set(self, options: OptionsT, hand_number: int) -> tuple[Tile, ...]:
+        """The tiles the deal of hand ``hand_number`` shuffles, in canonical ascending
+        order: the whole set (:meth:`full_set`), unless a game deals from less (the trains
+        games set their hand's engine aside before the shuffle)."""
+        return self.full_set(options)
+
     def void_deal(self, match: Match[OptionsT, Any], order: tuple[Tile, ...]) -> bool:
         """True when a deal from ``order`` is void and is dealt again (event ``REDEAL``)."""
         return False
@@ -381,12 +387,12 @@ class Ruleset(abc.ABC, Generic[OptionsT, StateT]):
     def deal(
         self, match: Match[OptionsT, Any], hand_number: int
     ) -> tuple[StateT, tuple[Event, ...]]:
-        """Deal hand ``hand_number``: the set in canonical order (:meth:`full_set`) is
+        """Deal hand ``hand_number``: the set in canonical order (:meth:`deal_set`) is
         shuffled with label ``deal/<hand>/<attempt>`` (:func:`.rng.shuffled`) and dealt by
         :meth:`deal_from`. Attempt 0 is the deal, unless :meth:`void_deal` finds it void:
         then attempt 1, 2, ..., each void deal reported by a ``REDEAL`` event (count =
         attempts so far), placed after the ``DEAL`` event."""
-        tiles = self.full_set(match.options)
+        tiles = self.deal_set(match.options, hand_number)
         redeals: list[Event] = []
         for attempt in range(MAX_DEAL_ATTEMPTS):
             order = rng.shuffled(match.seed, f"deal/{hand_number}/{attempt}", tiles)

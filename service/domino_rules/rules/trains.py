@@ -30,6 +30,7 @@ Pure: the standard library and the kernel only.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ from . import rng
 from .events import Event, EventKind
 from .lines import LaidTile
 from .match import HandEnd, HandResult
+from .moves import Move, MoveKind
 from .tiles import Tile, insert_tile, remove_tile, sorted_tiles
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "count",
     "deal_hand",
     "deal_order",
+    "deal_set",
     "engine_of",
     "first_player",
     "hand_size",
@@ -58,6 +61,8 @@ __all__ = [
     "laid_tiles",
     "live_numbers",
     "open_end",
+    "play_event",
+    "play_move",
     "player_range",
     "score_hand",
     "take_from_hand",
@@ -158,14 +163,18 @@ def first_player(hand_number: int, players: int) -> int:
     return (hand_number - 1) % players
 
 
+def deal_set(full_set: tuple[Tile, ...], engine: Tile, how: Engine) -> tuple[Tile, ...]:
+    """``[MT-2]`` ``[MT-3]`` the tiles a hand is dealt from, in their usual order: the
+    whole set, less the engine when it is set aside (a game's ``Ruleset.deal_set``)."""
+    return full_set if how is Engine.FROM_HAND else tuple(t for t in full_set if t != engine)
+
+
 def deal_order(
     seed: str, hand_number: int, full_set: tuple[Tile, ...], engine: Tile, how: Engine
 ) -> tuple[Tile, ...]:
     """``[MT-2]`` ``[MT-3]`` the tiles of hand ``hand_number`` in the order the shuffle
-    leaves them (label ``deal/<hand>/0``): the whole set in its usual order, less the
-    engine when it is set aside."""
-    tiles = full_set if how is Engine.FROM_HAND else tuple(t for t in full_set if t != engine)
-    return rng.shuffled(seed, f"deal/{hand_number}/0", tiles)
+    leaves them (label ``deal/<hand>/0``): :func:`deal_set`, shuffled."""
+    return rng.shuffled(seed, f"deal/{hand_number}/0", deal_set(full_set, engine, how))
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,11 +308,25 @@ def score_hand(hands: Sequence[Sequence[Tile]], double_blank_points: int) -> Han
 def open_end(start: int, tiles: Sequence[Tile]) -> int:
     """``[MT-5]`` ``[CF-3]`` the number at the open end of a line of ``tiles`` laid from a
     double of ``start`` outwards (``start`` itself while it is empty): each tile is laid
-    with the number it matches inwards, a double leaves the end as it was."""
-    end = start
-    for tile in tiles:
-        end = tile.other(end)
-    return end
+    with the number it matches inwards, a double leaves the end as it was.
+
+    Read off the last two tiles: a tile other than a double shares exactly one half with
+    the tile before it (two tiles sharing both would be the same tile), the half it was
+    laid against.
+
+    >>> [open_end(12, [Tile(12, 5), Tile(5, 5), Tile(5, 3)]), open_end(9, [Tile(9, 9)])]
+    [3, 9]
+    >>> open_end(9, []), open_end(9, [Tile(9, 4)]), open_end(4, [Tile(4, 3), Tile(4, 4)])
+    (9, 4, 4)
+    """
+    if not tiles:
+        return start
+    last = tiles[-1]
+    if last.is_double:
+        return last.high
+    if len(tiles) == 1:
+        return last.other(start)
+    return last.low if tiles[-2].halves >> last.high & 1 else last.high
 
 
 def laid_tiles(start: int, tiles: Sequence[Tile]) -> tuple[LaidTile, ...]:
@@ -316,6 +339,27 @@ def laid_tiles(start: int, tiles: Sequence[Tile]) -> tuple[LaidTile, ...]:
         laid.append(LaidTile(tile, end, outer))
         end = outer
     return tuple(laid)
+
+
+def play_move(seat: int, tile: Tile, train: int) -> Move:
+    """``Move(seat, PLAY, tile, train=train)``, made once and then shared (a search lists
+    the same plays again and again)."""
+    return _play_move(seat, tile.code, train)
+
+
+def play_event(seat: int, tile: Tile, train: int) -> Event:
+    """``Event(PLAY, seat=seat, tile=tile, train=train)``, made once and then shared."""
+    return _play_event(seat, tile.code, train)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _play_move(seat: int, code: int, train: int) -> Move:
+    return Move(seat, MoveKind.PLAY, Tile.from_code(code), train=train)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _play_event(seat: int, code: int, train: int) -> Event:
+    return Event(EventKind.PLAY, seat=seat, tile=Tile.from_code(code), train=train)
 
 
 def add_to_hand(hand: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:

@@ -138,8 +138,8 @@ _LATER_MEMBERS: dict[type, frozenset[str]] = {
 }
 
 #: Fields appended to the kernel's dataclasses since the previous minor version, each set
-#: only by a ruleset that version does not have (``Event.train``: the trains'
-#: ``mexican_train`` and ``chicken_foot``). An appended field takes the next bit of the
+#: only by a ruleset that version does not have (``Event.train``: the train or arm of a
+#: trains game's ``PLAY``). An appended field takes the next bit of the
 #: presence mask and is absent (``None``) in every other ruleset's states, so their packed
 #: bytes are unchanged: it is left out of the fingerprint's text, as :data:`_LATER_MEMBERS`.
 _LATER_FIELDS: dict[type, frozenset[str]] = {

@@ -17,7 +17,7 @@ GAME = GamePackage(
     bot=ChickenFootBot(_RULESET),
     drawing=Drawing(layout=Layout.FEET, count_label="pips left"),
     docs_section="Chicken Foot",
-    shortest={"hands": 1},
+    shortest={"set_max_pip": 6, "hand_size": 7, "hands": 1},
     # double-12 plays the most hands (13), and eight seats are the largest table
     long_match=lambda hands: ({"set_max_pip": 12, "hands": min(hands, 13)}, 8),
 )

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...bots.dealing import GameBot, best, deal_hands, hidden_pool
+from ...bots.dealing import GameBot, deal_hands, hidden_pool
 from ...rules import Match, Move, MoveKind, Tile, View
 from .rules import ChickenFootHandState, ChickenFootOptions, arm_foot, open_end
 
@@ -42,7 +42,7 @@ class ChickenFootBot(GameBot):
     margin_weight = 0.3
     hand_spread = 25.0
     candidates = 6
-    playouts = 100
+    playouts = 30
 
     def hands_after(
         self, options: ChickenFootOptions, players: int, hand_number: int, totals: list[int]
@@ -83,35 +83,43 @@ class ChickenFootBot(GameBot):
         )
 
     def move_keys(self, view: View, options: ChickenFootOptions) -> list[Any]:
-        arms = view.table.arms
+        arms, showing = view.table.arms, _showing(view.hand)
         return [
-            _key(move, view.hand, arms[move.train].open_end if move.train is not None else None)
+            _key(move, showing, arms[move.train].open_end if move.train is not None else None)
             for move in view.legal_moves
         ]
 
     def heuristic(self, match: Match[Any, Any], legal: tuple[Move, ...]) -> Move:
         state: ChickenFootHandState = match.hand_state
-        hand, centre = state.hands[state.to_act], match.options.centre_toes
-
-        def key(move: Move) -> tuple[int, int, int]:
+        showing, centre = _showing(state.hands[state.to_act]), match.options.centre_toes
+        top, top_key = legal[0], (-1, 0, 0)
+        for move in legal:
             arm = move.train
             if arm is None:
-                return (-1, 0, 0)
+                continue
             end = open_end(state.arms[arm], state.feet[arm_foot(arm, centre)])
-            return _key(move, hand, end)
+            key = _key(move, showing, end)
+            if key > top_key:
+                top, top_key = move, key
+        return top
 
-        return best(legal, key)
+
+def _showing(hand: tuple[Tile, ...]) -> list[int]:
+    """How many tiles of ``hand`` show each number."""
+    counts = [0] * 19
+    for tile in hand:
+        counts[tile.high] += 1
+        if not tile.is_double:
+            counts[tile.low] += 1
+    return counts
 
 
-def _key(move: Move, hand: tuple[Tile, ...], end: int | None) -> tuple[int, int, int]:
+def _key(move: Move, showing: list[int], end: int | None) -> tuple[int, int, int]:
     """The heaviest tile, a double first, then the most of the other tiles showing the
     end it leaves."""
     tile = move.tile
     if move.kind is not _PLAY or tile is None or end is None:
         return (-1, 0, 0)
     after = tile.other(end) if tile.has(end) else end
-    placed = 0
-    for other in hand:
-        if other != tile and other.halves & 1 << after:
-            placed += 1
+    placed = showing[after] - (1 if tile.has(after) else 0)
     return (tile.pips, int(tile.is_double), placed)

@@ -42,6 +42,7 @@ What a reachable hand state is (``check_hand_state``; everything else is refused
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,11 +56,12 @@ from ...rules.lines import LaidTile
 from ...rules.match import HandEnd, HandResult, Match
 from ...rules.moves import Move, MoveKind
 from ...rules.options import option
-from ...rules.ruleset import Ruleset
+from ...rules.ruleset import Ruleset, points_text, seats_text
 from ...rules.tiles import Tile, double_n
 from ...rules.trains import Engine
 
 __all__ = [
+    "HAND_SIZES",
     "Arm",
     "ChickenFoot",
     "ChickenFootHandState",
@@ -68,6 +70,7 @@ __all__ = [
     "Engine",
     "arm_foot",
     "open_end",
+    "pending_foot",
 ]
 
 
@@ -173,9 +176,16 @@ def arm_foot(arm: int, centre: int) -> int:
 def open_end(tiles: tuple[Tile, ...], foot: int) -> int | None:
     """[CF-3] the number an arm of ``tiles`` from a foot of number ``foot`` shows: the
     foot's while empty; ``None`` once it ends in a double (its toes carry it on)."""
-    if tiles and tiles[-1].is_double:
+    if not tiles:
+        return foot
+    last = tiles[-1]
+    if last.is_double:
         return None
-    return trains.open_end(foot, tiles)
+    if len(tiles) == 1:
+        return last.other(foot)
+    # the half the tile before it does not show (only an arm's last tile is a double):
+    # what trains.open_end finds by walking the arm, read off its last two tiles
+    return last.low if tiles[-2].halves >> last.high & 1 else last.high
 
 
 def _dead(number: int, state: ChickenFootHandState) -> bool:
@@ -215,39 +225,54 @@ def _targets(state: ChickenFootHandState, options: ChickenFootOptions) -> list[t
     if pending is not None:
         first = next(arm for arm in _toes(pending, centre) if not arms[arm])
         return [(first, feet[pending])]
-    out: list[tuple[int, int]] = []
-    seen_feet: set[int] = set()
+    return [(arm, end) for arm, end in _ends(arms, feet, centre) if end is not None]
+
+
+def _ends(
+    arms: tuple[tuple[Tile, ...], ...], feet: tuple[int, ...], centre: int
+) -> list[tuple[int, int | None]]:
+    """``(arm, open end)`` of each arm (:func:`open_end`), each foot's empty arms by its
+    first alone [CF-4]."""
+    out: list[tuple[int, int | None]] = []
+    append = out.append
+    foot, left = 0, centre  # the foot of the arms that follow, and its arms still to come
+    empty_seen = False
     for arm, tiles in enumerate(arms):
-        foot = arm_foot(arm, centre)
+        if not left:
+            foot, left, empty_seen = foot + 1, _TOES, False
+        left -= 1
         if not tiles:
-            if foot in seen_feet:
-                continue  # [CF-4] empty toes are interchangeable: the first stands for all
-            seen_feet.add(foot)
-        end = open_end(tiles, feet[foot])
-        if end is not None:
-            out.append((arm, end))
+            if not empty_seen:  # [CF-4] empty arms of a foot are interchangeable
+                empty_seen = True
+                append((arm, feet[foot]))
+            continue
+        append((arm, open_end(tiles, feet[foot])))
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _move(seat: int, kind: MoveKind, tile: Tile | None = None, arm: int | None = None) -> Move:
+    """Moves are made once and shared (immutable values): they are listed on every turn."""
+    return Move(seat, kind, tile, train=arm)
+
+
 def _plays(seat: int, hand: tuple[Tile, ...], targets: list[tuple[int, int]]) -> tuple[Move, ...]:
-    return tuple(
-        [
-            Move(seat, _PLAY, tile, train=arm)
-            for tile in hand
-            for arm, number in targets
-            if tile.halves & 1 << number
-        ]
-    )
+    wanted = 0
+    for _, number in targets:
+        wanted |= 1 << number
+    out = []
+    for tile in hand:
+        halves = tile.halves
+        if halves & wanted:
+            for arm, number in targets:
+                if halves >> number & 1:
+                    out.append(_move(seat, _PLAY, tile, arm))
+    return tuple(out)
 
 
 def _open_ends(state: ChickenFootHandState, centre: int) -> list[int]:
     """Every open end's number [CF-7]: an arm ending in a double has none."""
-    feet, out = state.feet, []
-    for arm, tiles in enumerate(state.arms):
-        end = open_end(tiles, feet[arm_foot(arm, centre)])
-        if end is not None:
-            out.append(end)
-    return out
+    return [end for _, end in _ends(state.arms, state.feet, centre) if end is not None]
 
 
 class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
@@ -306,17 +331,10 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(
-        self, match: Match[ChickenFootOptions, Any], hand_number: int
-    ) -> tuple[ChickenFootHandState, tuple[Event, ...]]:
-        # [CF-1] [CF-2] [MT-2] the set, less the centre double when it is set aside,
-        # shuffled with label deal/<hand>/0 (never void)
-        options = match.options
+    def deal_set(self, options: ChickenFootOptions, hand_number: int) -> tuple[Tile, ...]:
+        # [CF-1] [CF-2] [MT-2] the set, less the centre double when it is set aside
         engine = trains.engine_of(options.set_max_pip, hand_number)
-        order = trains.deal_order(
-            match.seed, hand_number, self.full_set(options), engine, options.engine
-        )
-        return self.deal_from(match, hand_number, order)
+        return trains.deal_set(self.full_set(options), engine, options.engine)
 
     def deal_from(
         self,
@@ -325,7 +343,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         order: tuple[Tile, ...],
     ) -> tuple[ChickenFootHandState, tuple[Event, ...]]:
         """Deal hand ``hand_number`` from ``order``: the set less the centre double when
-        it is set aside (:func:`trains.deal_order`), the whole set otherwise."""
+        it is set aside (:meth:`deal_set`), the whole set otherwise."""
         options, players = match.options, match.players
         size = _hand_size(options, players)
         assert size is not None
@@ -363,8 +381,8 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         if plays:
             return plays
         if state.boneyard:
-            return (Move(seat, _DRAW),)  # [CF-6] [MT-8] one tile
-        return (Move(seat, _PASS),)  # [CF-6] nothing to draw
+            return (_move(seat, _DRAW),)  # [CF-6] [MT-8] one tile
+        return (_move(seat, _PASS),)  # [CF-6] nothing to draw
 
     def hand_apply(
         self, match: Match[ChickenFootOptions, ChickenFootHandState], move: Move
@@ -421,6 +439,36 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
         # [CF-8] [MT-12] each seat scores its count; a [0-0] counts double_blank_points
         options = match.options
         return trains.score_hand(match.hand_state.hands, options.double_blank_points)
+
+    def explain_hand(
+        self,
+        match: Match[ChickenFootOptions, ChickenFootHandState],
+        number: int,
+        before: tuple[int, ...],
+    ) -> str:
+        # [CF-7] how the hand ended, [CF-8] who wins it and what each seat scores
+        result = match.history[number - 1]
+        if result.end is HandEnd.DOMINOED and len(result.winners) == 1:
+            head = (
+                f"Dominoed: seat {result.winners[0]} laid their last tile and wins the hand [CF-7]."
+            )
+        elif result.end is HandEnd.BLOCKED and result.winners:
+            low = result.counts[result.winners[0]]
+            alone = len(result.winners) == 1
+            head = (
+                "Blocked: the boneyard is empty and no hand can match an open end [CF-7]; "
+                f"{seats_text(result.winners)} {'has' if alone else 'share'} the lowest "
+                f"count, {low}, and {'wins' if alone else 'win'} the hand [CF-8]."
+            )
+        else:
+            return super().explain_hand(match, number, before)
+        if not any(result.points):
+            return f"{head} Nobody scores."
+        blank = match.options.double_blank_points
+        return (
+            f"{head} Each seat scores the pips left in its hand, a double blank counting {blank} "
+            f"[CF-8]: {points_text(result.points)}."
+        )
 
     def match_over(self, match: Match[ChickenFootOptions, ChickenFootHandState]) -> bool:
         # [CF-9] [MT-13] after `hands` hands

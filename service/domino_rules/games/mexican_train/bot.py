@@ -43,7 +43,7 @@ class MexicanTrainBot(GameBot):
     margin_weight = 0.3
     hand_spread = 25.0
     candidates = 4
-    playouts = 40
+    playouts = 24  # about the CPU of the others at the median (bench/bots.py)
 
     def hands_after(
         self, options: MexicanTrainOptions, players: int, hand_number: int, totals: list[int]
@@ -91,6 +91,7 @@ class MexicanTrainBot(GameBot):
             boneyard,
             table.engine,
             lines,
+            tuple(train.open_end for train in table.trains),
             public,
             pending,
             binding,

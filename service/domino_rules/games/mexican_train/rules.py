@@ -30,8 +30,6 @@ Decisions where RULES.md leaves a case open (each has a test):
 * A ``BONUS_TURN`` is never given for a double that ends the hand (a seat's last tile).
 * A ``DRAW`` or ``PASS`` that ends a follow-up puts the seat's marker up, as any turn
   that ends without its tile (``[MT-6]``), and the doubles of the turn then bind.
-* A hand blocked inside a ``PLAY`` or ``DRAW`` gets no ``BONUS_TURN``/``TURN_PASSED``
-  for that move beyond what the move itself earned; the hand's end follows.
 * The hand's explanation names the seat that went out, or the seats with the lowest
   count after a block.
 
@@ -64,7 +62,7 @@ from ...rules.moves import Move, MoveKind
 from ...rules.options import option
 from ...rules.ruleset import Profile, Ruleset, points_text, seats_text
 from ...rules.tiles import Tile, double_n, insert_tile, remove_tile
-from ...rules.trains import Engine
+from ...rules.trains import Engine, play_move
 
 __all__ = [
     "HAND_SIZES",
@@ -78,6 +76,8 @@ __all__ = [
     "Opening",
     "PendingDouble",
     "Train",
+    "open_ends",
+    "usable_trains",
 ]
 
 
@@ -145,6 +145,9 @@ class MexicanTrainHandState:
     #: Each train's tiles from the hub outwards: the seats' trains 0..P-1, then the
     #: Mexican train P when it is in play (option ``mexican_train``).
     trains: tuple[tuple[Tile, ...], ...]
+    #: Each train's open end, by train number: the engine's number while it is empty
+    #: (what the tiles of :attr:`trains` give, kept for speed).
+    ends: tuple[int, ...]
     #: The seats whose marker is up, as bits (bit s for seat s) ``[MT-6]``.
     public: int
     #: The trains that end in an unsatisfied double, oldest first ``[MT-9]``.
@@ -219,15 +222,9 @@ _ON_DOUBLE = FollowUp.ON_DOUBLE
 
 def open_ends(state: MexicanTrainHandState) -> list[int]:
     """``[MT-5]`` every train's open end, by train number (the engine's number while it
-    is empty)."""
+    is empty), from its tiles."""
     start = state.engine.high
-    ends = []
-    for tiles in state.trains:
-        end = start
-        for tile in tiles:
-            end = tile.low if tile.high == end else tile.high
-        ends.append(end)
-    return ends
+    return [trains.open_end(start, tiles) for tiles in state.trains]
 
 
 def usable_trains(state: MexicanTrainHandState, seat: int, players: int) -> list[int]:
@@ -250,18 +247,22 @@ def usable_trains(state: MexicanTrainHandState, seat: int, players: int) -> list
 
 
 def _plays(state: MexicanTrainHandState, seat: int, players: int) -> list[Move]:
-    ends = open_ends(state)
+    ends = state.ends
     usable = [(train, 1 << ends[train]) for train in usable_trains(state, seat, players)]
+    wanted = 0
+    for _, want in usable:
+        wanted |= want
     return [
-        Move(seat, _PLAY, tile, train=train)
+        play_move(seat, tile, train)
         for tile in state.hands[seat]
+        if tile.halves & wanted
         for train, want in usable
         if tile.halves & want
     ]
 
 
 def _fits(state: MexicanTrainHandState, tile: Tile, seat: int, players: int) -> bool:
-    ends = open_ends(state)
+    ends = state.ends
     return any(tile.halves >> ends[t] & 1 for t in usable_trains(state, seat, players))
 
 
@@ -342,16 +343,10 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
 
     # ---- the deal ----------------------------------------------------------------
 
-    def deal(
-        self, match: Match[MexicanTrainOptions, Any], hand_number: int
-    ) -> tuple[MexicanTrainHandState, tuple[Event, ...]]:
+    def deal_set(self, options: MexicanTrainOptions, hand_number: int) -> tuple[Tile, ...]:
         # [MT-2] [MT-3] the shuffle: the set, less the engine when it is set aside
-        options = match.options
         engine = trains.engine_of(options.set_max_pip, hand_number)
-        order = trains.deal_order(
-            match.seed, hand_number, self.full_set(options), engine, options.engine
-        )
-        return self.deal_from(match, hand_number, order)
+        return trains.deal_set(self.full_set(options), engine, options.engine)
 
     def deal_from(
         self, match: Match[MexicanTrainOptions, Any], hand_number: int, order: tuple[Tile, ...]
@@ -362,6 +357,7 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
         engine = trains.engine_of(options.set_max_pip, hand_number)
         dealt = trains.deal_hand(order, players, size, engine, options.engine, hand_number)
         # [MT-10] CHAIN: every seat's first turn, from the first player round the table
+        lines = players + 1 if options.mexican_train else players
         opening: tuple[int, ...] = ()
         if options.opening is _CHAIN:
             opening = tuple((dealt.leader + k) % players for k in range(players))
@@ -370,7 +366,8 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
             dealt.boneyard,
             engine,
             # [MT-5] the seats' trains, then the Mexican train when it is in play
-            ((),) * (players + 1 if options.mexican_train else players),
+            ((),) * lines,
+            (engine.high,) * lines,
             0,  # [MT-6] every marker is down
             (),
             0,
@@ -452,7 +449,11 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
         lines = list(state.trains)
         lines[train] = (*lines[train], tile)
         fields["trains"] = tuple(lines)
-        events = [Event(EventKind.PLAY, seat=seat, tile=tile, train=train)]
+        ends = list(state.ends)
+        number = ends[train]  # a double's number is the end it is laid on
+        ends[train] = tile.other(number)
+        fields["ends"] = tuple(ends)
+        events = [trains.play_event(seat, tile, train)]
         if train == seat and state.public >> seat & 1:
             # [MT-6] a tile on one's own train takes the marker down
             fields["public"] = state.public & ~(1 << seat)
@@ -463,11 +464,8 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
             if pending.index(train) < binding:
                 binding -= 1
             pending.remove(train)
-        live = trains.live_numbers(hands, state.boneyard)
-        number = tile.high
+        live = trains.live_numbers(hands, state.boneyard) if pending or tile.is_double else 0
         if pending:
-            start = state.engine.high
-            ends = [trains.open_end(start, tiles) for tiles in lines]
             kept = []
             for index, waiting in enumerate(pending):
                 if live >> ends[waiting] & 1:
@@ -485,7 +483,7 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
         fields["binding"] = binding
         if in_opening:
             # [MT-10] a chain goes on while a tile fits the seat's own train
-            end = trains.open_end(state.engine.high, lines[seat])
+            end = ends[seat]
             if any(t.halves >> end & 1 for t in hand):
                 fields["to_act"] = seat
             else:
@@ -506,7 +504,7 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
             return True
         if state.boneyard:
             return False
-        return trains.blocked(hands, 0, open_ends(state))
+        return trains.blocked(hands, 0, state.ends)
 
     def score_hand(self, match: Match[MexicanTrainOptions, MexicanTrainHandState]) -> HandResult:
         # [MT-12] each seat's count is its points; the seat that went out wins alone
@@ -551,7 +549,7 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
         # [MT-14] the trains with their markers, the doubles to satisfy, the opening round
         state, players = match.hand_state, match.players
         start = state.engine.high
-        ends = open_ends(state)
+        ends = state.ends
         shown = len(state.trains)
         lines = tuple(
             Train(
@@ -585,6 +583,7 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
             for tile in tiles:
                 require(tile.has(end), "a train's tile does not match the end before it")
                 end = tile.other(end)
+        require(tuple(open_ends(state)) == state.ends, "the open ends do not fit the trains")
         check_range(state.public, 0, (1 << players) - 1, "the markers")
         check_length(state.pending, 0, players + 1, "the unsatisfied doubles")
         require(len(set(state.pending)) == len(state.pending), "a train pending twice")
