@@ -142,6 +142,8 @@ def check_turn(page: Playground, view: dict[str, Any], ruleset: str, where: str)
         if b[0] < -0.5 or b[2] > seen["width"] + 0.5 or b[1] < seen["top"] - 0.5
         or b[3] > seen["height"] + 0.5
     ]
+    if outside:
+        page.driver.save_screenshot("/tmp/trainsui_fail.png")
     assert not outside, f"{where}: off the window ({seen['width']}x{seen['height']}): {outside}"
     wide = [r["name"] for r in seen["rows"] if r["box"][0] < -0.5 or r["box"][2] > seen["width"] + 0.5]
     assert not wide, f"{where}: rows wider than the window: {wide}"
@@ -243,7 +245,7 @@ def test_a_match_of_each_trains_game_is_played_to_its_end(
                 laid = sum(len(r["tiles"]) for r in table.get("trains", table.get("arms", [])))
                 if laid > most:
                     most = laid
-                    browser.save_screenshot(str(artifacts / f"{shot}_{size}.png"))
+                    page.screenshot(artifacts / f"{shot}_{size}.png")
                 if not axed and laid >= 6:
                     axed = True
                     axe_clean(page, axe_script, axe_report, f"{size} {ruleset} mid-match")
@@ -294,7 +296,7 @@ def test_eight_trains_fit_a_phone(
             laid = sum(len(t["tiles"]) for t in view["mexican_train"]["trains"])
             if laid > most:
                 most = laid
-                browser.save_screenshot(str(artifacts / "trains_8_390.png"))
+                page.screenshot(artifacts / "trains_8_390.png")
             if turns == 6:
                 axe_clean(page, axe_script, axe_report, "390 mexican_train 8 players")
             choose(page, rng, view, "mexican_train", where)

@@ -48,6 +48,7 @@ export function trainLayouts(ctx) {
   }
 
   const live = () => ctx.live();
+  const tight = () => live() && ctx.squeeze() >= 3;
   /** Squeezed thrice while the person is to act: what they cannot lay on is told in words. */
   const briefly = () => live() && ctx.squeeze() >= 3
     && (scene().view.legal_moves || []).some((m) => m.seat === scene().seat);
@@ -145,7 +146,8 @@ export function trainLayouts(ctx) {
     if (!opening.length) return "";
     const { seat } = scene();
     const names = opening.map((s) => (s === seat ? "you" : `seat ${s}`));
-    return `Opening round: ${listWords(names)} still to lay a first chain of tiles on ${opening.length === 1 ? "their own train" : "their own trains"}.`;
+    if (live() && ctx.squeeze() >= 3) return `Opening round, own trains only: ${listWords(names)} still to play.`;
+    return `Opening round: each seat's first turn lays tiles on its own train only. Still to play it: ${listWords(names)}.`;
   }
 
   function trainsTable(view, table) {
@@ -163,7 +165,14 @@ export function trainLayouts(ctx) {
     if (binding && status === "IN_PROGRESS") {
       const later = owed.filter((o) => o !== binding && o.binding);
       const then = later.length ? ` Then ${listWords(later.map((o) => o.words))}, in that order.` : "";
-      main.push(h("p", { class: "owed-line", text: `Satisfy ${binding.words}: until it is, the only tile anyone may lay is one with a ${doubleNumber(table, binding.train)}, there.${then}` }));
+      const rule = tight() ? `only a ${doubleNumber(table, binding.train)}, only there` : `until it is, the only tile anyone may lay is one with a ${doubleNumber(table, binding.train)}, there`;
+      main.push(h("p", { class: "owed-line", text: `Satisfy ${binding.words}: ${rule}.${then}` }));
+    } else if (tight()) {
+      // squeezed thrice: a double not binding yet is said on its train's row only
+    } else if (owed.length && status === "IN_PROGRESS" && (table.opening || []).length) {
+      // [MT-10] doubles laid in the opening round bind nobody until it is over
+      const one = owed.length === 1;
+      main.push(h("p", { class: "owed-line", text: `${capital(listWords(owed.map((o) => o.words)))} ${one ? "waits" : "wait"} to be satisfied: when the opening round is over, ${one ? "it binds" : "they bind"} everyone, oldest first.` }));
     } else if (owed.length && status === "IN_PROGRESS") {
       const mine = toAct === seat ? "You laid" : `Seat ${toAct} laid`;
       main.push(h("p", { class: "owed-line", text: `${mine} ${listWords(owed.map((o) => o.words))}: ${toAct === seat ? "you play" : "they play"} again; when the turn ends, the next seat must satisfy it.` }));
@@ -186,7 +195,7 @@ export function trainLayouts(ctx) {
       const owedHere = owed.filter((o) => o.train === train.train);
       const owedIdx = owedHere.length ? [train.tiles.length - 1].filter((k) => k >= 0 && isDouble(train.tiles[k])) : [];
       // squeezed thrice: a train the person cannot lay on now is told in words only
-      const brief = briefly() && !mine && !owedHere.length;
+      const brief = briefly() && !mine && !owedHere.some((o) => o.binding);
       if (brief) hidden += 1;
       const left = twoSides && i % 2 === 1;
       const pictures = rowPictures(train.tiles || [], {
@@ -210,18 +219,19 @@ export function trainLayouts(ctx) {
         h("strong", { text: capital(name) }),
         marker ? h("span", { class: "marker" }, markerIcon(), " open to all") : null,
         mexican ? h("span", { class: "muted", text: " open to all" }) : null,
-        h("span", { class: "train-facts", text: ` · ${plural(train.tiles.length, "tile")} · ends in ${train.open_end}` }),
-        owedHere.length ? h("span", { class: "owed-note", text: ` · satisfy the ${owedHere[0].tile}` }) : null);
+        h("span", { class: "train-facts", text: brief ? ` ends in ${train.open_end}` : ` · ${plural(train.tiles.length, "tile")} · ends in ${train.open_end}` }),
+        owedHere.length ? h("span", { class: "owed-note", text: `${brief ? " (" : " · "}satisfy the ${owedHere[0].tile}${brief ? ")" : ""}` }) : null);
       rows.push(h("li", {
         class: `train${brief ? " brief" : ""}${train.train === seat ? " you" : ""}${mexican ? " mexican" : ""}${marker ? " public" : ""}${owedHere.length ? " owed" : ""}${mine ? " playable" : ""}${left ? " left" : " right"}${compact() ? " compact" : ""}`,
         "data-train": train.train,
       }, nameLine, brief ? null : h("div", { class: "train-tiles", role: "img", "aria-label": label }, ...pictures)));
     });
-    const hub = engine && has(engine.high)
+    // squeezed thrice, the engine is told in the facts only
+    const hub = engine && has(engine.high) && !(live() && ctx.squeeze() >= 3)
       ? h("li", { class: `hub rows-${Math.ceil(rows.length / 2)}`, "aria-label": `The hub: the engine ${tileName(engine)}` },
         tileSvg(engine.high, engine.low, { size: tilePx(), across: !twoSides, red: ctx.red() }))
       : null;
-    main.push(h("ol", { class: `trains${twoSides ? " two-sides" : ""}`, "aria-label": "The trains, from the hub outwards" }, hub, ...rows));
+    main.push(h("ol", { class: `trains${twoSides ? " two-sides" : ""}${hidden ? " squeezed" : ""}`, "aria-label": "The trains, from the hub outwards" }, hub, ...rows));
     const whole = elided || hidden || compact();
     const more = whole && trains.some((t) => t.tiles.length)
       ? [wholeLayout(trains.map((t) => ({ name: trainName(t.train), tiles: t.tiles })))]
@@ -244,12 +254,12 @@ export function trainLayouts(ctx) {
     const own = (table.trains || []).find((t) => t.train === seat);
     if (kinds.has("PLAY")) {
       if (binding) return `Satisfy ${binding.words}: lay a tile with a ${doubleNumber(table, binding.train)} there.`;
-      if (owed.length) return `You laid a double: play again, on ${owed.map((o) => o.words).join(" or ")} or on any train you may use.`;
       if (inOpening) {
         return own && own.tiles.length
           ? "Your opening turn: add more tiles to your own train, or pass to stop."
           : "Your opening turn: lay a first tile on your own train (you may go on laying there).";
       }
+      if (owed.length) return `You laid a double: play again, on ${owed.map((o) => o.words).join(" or ")} or on any train you may use.`;
       return "Lay a tile on your own train, on the Mexican train, or on a train whose marker is up (open to all).";
     }
     if (kinds.has("DRAW")) {
