@@ -142,8 +142,6 @@ def check_turn(page: Playground, view: dict[str, Any], ruleset: str, where: str)
         if b[0] < -0.5 or b[2] > seen["width"] + 0.5 or b[1] < seen["top"] - 0.5
         or b[3] > seen["height"] + 0.5
     ]
-    if outside:
-        page.driver.save_screenshot("/tmp/trainsui_fail.png")
     assert not outside, f"{where}: off the window ({seen['width']}x{seen['height']}): {outside}"
     wide = [r["name"] for r in seen["rows"] if r["box"][0] < -0.5 or r["box"][2] > seen["width"] + 0.5]
     assert not wide, f"{where}: rows wider than the window: {wide}"
