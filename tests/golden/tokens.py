@@ -9,6 +9,10 @@ asks for the same answers from today's service.
 Write new golden tokens only with a new token format::
 
     python -m tests.golden.tokens      # from the repository root, in the project's venv
+
+or, for a new game, add its own and keep every other ruleset's as written::
+
+    python -m tests.golden.tokens <ruleset id> ...
 """
 
 from __future__ import annotations
@@ -40,10 +44,13 @@ def view(service: RulesService, token: bytes, seat: int | None) -> dict[str, Any
     )
 
 
-def record() -> dict[str, list[dict[str, Any]]]:
+def record(ids: list[str] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The golden tokens of the rulesets ``ids`` (every ruleset: ``None``)."""
     service = RulesService()
     out: dict[str, list[dict[str, Any]]] = {}
     for ruleset in rules.all_rulesets():
+        if ids is not None and ruleset.id not in ids:
+            continue
         low, _ = ruleset.player_range(ruleset.make_options({}))
         game = service.NewGame(
             pb.NewGameRequest(ruleset=ruleset.id, players=low, seed=f"golden-token-{ruleset.id}")
@@ -74,7 +81,10 @@ def record() -> dict[str, list[dict[str, Any]]]:
 
 
 def main() -> int:
-    PATH.write_text(json.dumps(record(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    ids = sys.argv[1:] or None
+    written = json.loads(PATH.read_text(encoding="utf-8")) if ids else {}
+    written.update(record(ids))
+    PATH.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {PATH.name}", file=sys.stderr)
     return 0
 

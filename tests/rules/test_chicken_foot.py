@@ -261,7 +261,6 @@ def test_one_hand_per_double_from_the_highest_down() -> None:
     assert RULES.max_hands(options(set_max_pip=6, hands=2), 2) == 2
     match = RULES.new_match(opts, 3, "engines")
     engines, leaders = [], []
-    rng_moves = 0
     while True:
         engines.append(match.hand_state.engine)
         leaders.append(match.hand_state.leader)
@@ -270,7 +269,6 @@ def test_one_hand_per_double_from_the_highest_down() -> None:
         )  # set aside: no seat placed it
         while match.status is Status.IN_PROGRESS:
             match = apply(match, RULES.legal_moves(match)[0])
-            rng_moves += 1
         if match.status is Status.MATCH_OVER:
             break
         match = apply(match, Move(0, MoveKind.NEXT_HAND))
@@ -324,6 +322,18 @@ def test_from_hand_the_holder_places_the_engine_and_plays_first() -> None:
     assert state.hands[2] == tiles("7-0 3-1") and state.hunt == 0
     assert kinds(match.last_events) == ["DEAL", "ENGINE", "LEADER"]
     assert RULES.check_match(match) is None
+
+
+def test_a_seat_dealt_only_the_centre_double_has_not_gone_out() -> None:
+    # [CF-7] [CF-2] placing the centre double is not laying a tile: the placer draws
+    match = dealt(3, "8-1 9-9 7-2", engine="FROM_HAND", hand_size=1)
+    state = match.hand_state
+    assert state.hands == ((Tile(8, 1),), (), (Tile(7, 2),)) and state.leader == 1
+    assert match.status is Status.IN_PROGRESS and not RULES.hand_over(state)
+    RULES.check_match(match)
+    assert moves(match) == ["1 DRAW"]
+    match = apply(match, Move(1, MoveKind.DRAW))
+    assert match.status is Status.IN_PROGRESS
 
 
 # ----------------------------------------------------------------- [CF-3] arms and moves
@@ -445,6 +455,8 @@ def test_drawing_one_tile_and_passing() -> None:
     # [CF-6] [MT-8] one tile; laid by the drawer when it fits; the turn passes when not
     match = position(["8-0 7-0", "6-0 5-0"], ["9-4", "9-3", "9-2", "9-1"], boneyard="8-1 4-2")
     assert moves(match) == ["0 DRAW"]
+    with pytest.raises(IllegalMoveError):
+        RULES.apply(match, Move(0, MoveKind.PASS))  # [CF-11] no PASS while a DRAW is possible
     match, events = RULES.apply(match, Move(0, MoveKind.DRAW))
     assert kinds(events) == ["DRAW"] and match.hand_state.to_act == 0
     assert moves(match) == ["0 PLAY [8-1] train=3"]
@@ -723,34 +735,20 @@ def test_forged_states_are_refused() -> None:
     )
     RULES.check_match(match)
     state = match.hand_state
-    forged = {
-        "a toe skipped": (("9-5 5-5", "9-4", "9-3", "9-2", "", "5-1", ""), (9, 5)),
-        "not a chain": (("9-5 5-5", "9-4", "9-3", "9-2", "4-1", "", ""), (9, 5)),
-        "a foot laid with the centre open": (("9-5 5-5", "9-4", "9-3", "", "5-1", "", ""), None),
-        "a double inside an arm": (("9-5 5-5 5-1", "9-4", "9-3", "9-2", "", "", ""), (9, 5)),
-        "feet that are not the doubles": (("9-5 5-5", "9-4", "9-3", "9-2", "5-1", "", ""), (9, 4)),
+    forged = {  # the arms, the feet, and what the check says
+        "toes skip one": (("9-5 5-5", "9-4", "9-3", "9-2", "", "5-1", ""), (9, 5)),
+        "arm 4 is not a chain": (("9-5 5-5", "9-4", "9-3", "9-2", "4-1", "", ""), (9, 5)),
+        "while foot 0 was pending": (("9-5 5-5", "9-4", "9-3", "", "5-1", "", ""), (9, 5)),
+        "past a double": (("9-5 5-5 5-1", "9-4", "9-3", "9-2", "", "", ""), (9, 5)),
+        "not the doubles": (("9-5 5-5", "9-4", "9-3", "9-2", "", "", ""), (9, 4)),
     }
-    for what, (arms, feet) in forged.items():
+    for says, (arms, feet) in forged.items():
         laid = tuple(in_order(text) for text in arms)
-        bad = Match(
-            2,
-            match.options,
-            "cf",
-            1,
-            ChickenFootHandState(
-                state.hands,
-                state.boneyard,
-                state.engine,
-                laid,
-                feet if feet is not None else (9, 5),
-                0,
-                0,
-                0,
-            ),
+        forged_state = ChickenFootHandState(
+            state.hands, state.boneyard, state.engine, laid, feet, 0, 0, 0
         )
-        with pytest.raises(InvalidStateError):
-            RULES.check_match(bad)
-        del what
+        with pytest.raises(InvalidStateError, match=says):
+            RULES.check_match(Match(2, match.options, "cf", 1, forged_state))
     earlier = (HandResult((1, 1), (1, 1), (0, 1), HandEnd.BLOCKED),)
     wrong_engine = Match(2, match.options, "cf", 2, state, earlier)
     with pytest.raises(InvalidStateError):

@@ -808,6 +808,20 @@ def test_decision_the_hand_in_words() -> None:
     assert "seat 1 12" in reason
 
 
+def test_decision_a_seat_dealt_only_the_engine_has_not_gone_out() -> None:
+    """Decision [MT-3] [MT-11]: placing the engine is not laying a tile, so a seat dealt
+    only the engine plays first with an empty hand and draws."""
+    match = deal(["9-9", "8-1", "7-0"], hand_size=1, engine="FROM_HAND")
+    RULES.check_match(match)
+    assert match.status is Status.IN_PROGRESS and match.hand_state.hands[0] == ()
+    assert not RULES.hand_over(match.hand_state)
+    assert moves(match) == ["0 DRAW"]
+    match, _ = RULES.apply(match, draw(0))
+    assert match.status is Status.IN_PROGRESS and len(match.hand_state.hands[0]) == 1
+    assert trains.gone_out(((), hand("1-0")), True)
+    assert not trains.gone_out(((), hand("1-0")), False)
+
+
 def test_the_same_seed_gives_the_same_match() -> None:
     """[MT-2] determinism: the same seed, options and moves give the same game."""
     one = RULES.new_match(options(engine="FROM_HAND"), 4, SEED)

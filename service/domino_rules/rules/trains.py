@@ -55,6 +55,7 @@ __all__ = [
     "deal_set",
     "engine_of",
     "first_player",
+    "gone_out",
     "hand_size",
     "hands_in_match",
     "hunt_draws",
@@ -269,6 +270,14 @@ def live_numbers(hands: Iterable[Iterable[Tile]], boneyard: Iterable[Tile]) -> i
     for tile in boneyard:
         live |= tile.halves
     return live
+
+
+def gone_out(hands: Sequence[Sequence[Tile]], laid: bool) -> bool:
+    """``[MT-11]`` ``[CF-7]`` a seat has gone out: a hand is empty once a tile is laid
+    (``laid``). Placing the engine is not laying a tile (``[MT-3]``: not the seat's
+    turn), so a seat dealt only the engine has not gone out: it plays first, with an empty
+    hand, and draws."""
+    return laid and not all(hands)
 
 
 def blocked(hands: Iterable[Iterable[Tile]], boneyard: int, open_ends: Iterable[int]) -> bool:

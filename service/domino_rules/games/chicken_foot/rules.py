@@ -26,6 +26,10 @@ Decisions where RULES.md leaves a case open (each has a test):
   dead (a foot is only ever laid when no foot is pending, so only the last can be).
 * A seat that draws a tile that fits lays it by a move of its own; a drawn double that
   fits grows a foot and the turn passes as after any tile ``[CF-5]`` ``[CF-6]``.
+* Placing the centre double from the hands is not laying a tile (``[MT-3]``: it is not
+  the placer's turn), so a seat dealt only the centre double (``FROM_HAND``,
+  ``hand_size`` 1) has not gone out: it plays first with an empty hand, so it draws
+  ``[CF-7]``.
 
 What a reachable hand state is (``check_hand_state``; everything else is refused):
 
@@ -176,16 +180,9 @@ def arm_foot(arm: int, centre: int) -> int:
 def open_end(tiles: tuple[Tile, ...], foot: int) -> int | None:
     """[CF-3] the number an arm of ``tiles`` from a foot of number ``foot`` shows: the
     foot's while empty; ``None`` once it ends in a double (its toes carry it on)."""
-    if not tiles:
-        return foot
-    last = tiles[-1]
-    if last.is_double:
+    if tiles and tiles[-1].is_double:
         return None
-    if len(tiles) == 1:
-        return last.other(foot)
-    # the half the tile before it does not show (only an arm's last tile is a double):
-    # what trains.open_end finds by walking the arm, read off its last two tiles
-    return last.low if tiles[-2].halves >> last.high & 1 else last.high
+    return trains.open_end(foot, tiles)
 
 
 def _dead(number: int, state: ChickenFootHandState) -> bool:
@@ -250,10 +247,10 @@ def _ends(
     return out
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _move(seat: int, kind: MoveKind, tile: Tile | None = None, arm: int | None = None) -> Move:
-    """Moves are made once and shared (immutable values): they are listed on every turn."""
-    return Move(seat, kind, tile, train=arm)
+@functools.lru_cache(maxsize=64)
+def _move(seat: int, kind: MoveKind) -> Move:
+    """A ``DRAW`` or ``PASS``, made once and shared (moves are listed on every turn)."""
+    return Move(seat, kind)
 
 
 def _plays(seat: int, hand: tuple[Tile, ...], targets: list[tuple[int, int]]) -> tuple[Move, ...]:
@@ -266,7 +263,7 @@ def _plays(seat: int, hand: tuple[Tile, ...], targets: list[tuple[int, int]]) ->
         if halves & wanted:
             for arm, number in targets:
                 if halves >> number & 1:
-                    out.append(_move(seat, _PLAY, tile, arm))
+                    out.append(trains.play_move(seat, tile, arm))
     return tuple(out)
 
 
@@ -291,8 +288,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
     low_wins = True
 
     players_text = (
-        "2 to 8: 2 to 5 with double-six, up to 8 with double-nine and double-twelve "
-        "(more need a smaller hand_size)"
+        "2 to 8 with double-nine and double-twelve; 2 to 5 with double-six unless hand_size is set"
     )
 
     def full_set(self, options: ChickenFootOptions) -> tuple[Tile, ...]:
@@ -406,7 +402,7 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
                 fields["feet"] = (*state.feet, tile.high)
             fields["arms"] = tuple(arms)
             fields["to_act"] = following
-            return _make_state(fields), (Event(EventKind.PLAY, seat=seat, tile=tile, train=arm),)
+            return _make_state(fields), (trains.play_event(seat, tile, arm),)
         if kind is _PASS:
             fields = fields_of(state)
             fields["to_act"] = following
@@ -426,9 +422,10 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
 
     def hand_over(self, state: ChickenFootHandState) -> bool:
         # [CF-7] a seat laid its last tile; or nothing to draw and no hand shows an open
-        # end (an arm ending in a double has none)
+        # end (an arm ending in a double has none). A hand emptied by placing the centre
+        # double (FROM_HAND, one tile dealt) is not out: no tile is laid yet.
         hands = state.hands
-        if not all(hands):
+        if trains.gone_out(hands, any(state.arms)):
             return True
         if state.boneyard:
             return False

@@ -27,6 +27,8 @@ Decisions where RULES.md leaves a case open (each has a test):
   its turn, every unsatisfied double binds, oldest first, from the next move on.
 * A double laid in a ``CHAIN`` opening turn is still dropped at once when its number is
   dead (it could never be satisfied), as any double.
+* A seat dealt only the engine (``FROM_HAND``) has not gone out by placing it: placing
+  the engine is not laying a tile. It plays first with an empty hand, and draws.
 * A ``BONUS_TURN`` is never given for a double that ends the hand (a seat's last tile).
 * A ``DRAW`` or ``PASS`` that ends a follow-up puts the seat's marker up, as any turn
   that ends without its tile (``[MT-6]``), and the doubles of the turn then bind.
@@ -501,7 +503,8 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
         # [MT-11] a seat went out, or the boneyard is empty and no hand shows an open end
         hands = state.hands
         if not all(hands):
-            return True
+            # a seat dealt only the engine has not gone out: it places it, then draws
+            return trains.gone_out(hands, any(state.trains))
         if state.boneyard:
             return False
         return trains.blocked(hands, 0, state.ends)
