@@ -104,8 +104,9 @@ def needs(servers: Servers, ruleset: str) -> None:
 
 
 def fresh_page(driver: Chrome, url: str) -> Playground:
-    """The page with no match kept from an earlier one."""
-    Playground(driver, url)
+    """The page with no match kept from an earlier one: the storage is cleared from a file
+    of the same origin, where no page resumes (and saves again) an unfinished match."""
+    driver.get(url.split("/play")[0] + "/play/favicon.svg")
     driver.execute_script("localStorage.clear()")
     return Playground(driver, url)
 
