@@ -30,6 +30,7 @@
 
 import { crossSvg, dieSvg, snakeSvg, tileSvg } from "./tiles.js";
 import { sha256Hex } from "./sha256.js";
+import { trainLayouts } from "./trains.js";
 
 // ------------------------------------------------------------------ small helpers
 
@@ -1194,6 +1195,8 @@ function pegWords(e) {
 }
 
 function eventText(e, events = []) {
+  const own = LAYOUTS[layout()]?.words?.(e);
+  if (own) return own;
   const seat = e.seat;
   const t = hasTile(e.tile) ? `[${tileName(e.tile)}]` : null;
   const end = END_NAMES[e.end] ? ` on the ${END_NAMES[e.end]} end` : "";
@@ -1296,6 +1299,8 @@ function kindLabel(kind) {
 
 /** A move in words, as its button's accessible name. */
 function moveLabel(move) {
+  const named = LAYOUTS[layout()]?.moveLabel?.(move);
+  if (named) return named;
   const t = move.tile ? tileName(move.tile) : "";
   const open = openPip();
   switch (move.kind) {
@@ -2109,6 +2114,8 @@ const LAYOUTS = {
   LINE: { table: lineTable, guide: lineGuide },
   // a cross squeezed thrice leaves out its line of scores (the seats show theirs)
   CROSS: { table: crossTable, guide: crossGuide, squeezes: 3 },
+  ...trainLayouts({ h, scene, act, plural, listWords, capital, red, narrow, tableWidth, live, laidTiles,
+    squeeze: () => squeeze, table: () => tableOf(scene().view) }),
 };
 
 /** What the moves of a group share, as the JSON of the tile that opens their prompt. */
