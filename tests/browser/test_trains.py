@@ -32,7 +32,7 @@ from selenium.webdriver import Chrome
 from selenium.webdriver.support.ui import WebDriverWait
 
 from ..support.servers import Servers
-from .page import MOVES, Match, Playground, post, set_viewport
+from .page import Match, Playground, post, set_viewport
 
 #: Drives Chromium (one browser for the session): alone on the machine.
 pytestmark = [pytest.mark.slow, pytest.mark.serial("chromium")]
@@ -62,27 +62,44 @@ TURN = """
 const done = arguments[arguments.length - 1];
 Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))).then(() => {
   const shown = (e) => e.getClientRects().length > 0 && !e.closest("[hidden]");
-  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
   const inWindow = [["the hand", box(document.getElementById("hand"))]];
   const moves = ["#prompt [data-move]", "#hand [data-move]", "#actions [data-move]"]
-    .flatMap((selector) => [...document.querySelectorAll(selector)]).filter((b) => shown(b) && !b.disabled);
+    .flatMap((selector) => [...document.querySelectorAll(selector)])
+    .filter((b) => shown(b) && !b.disabled);
   for (const b of moves) inWindow.push([`the move "${b.getAttribute("aria-label")}"`, box(b)]);
   for (const e of document.querySelectorAll("#table [data-open-end]")) {
     inWindow.push([`the end "${e.dataset.openEnd}"`, box(e)]);
   }
-  const rows = [...document.querySelectorAll("#table li.train, #table li.arm, #table li.foot.brief")];
+  const rows = [
+    ...document.querySelectorAll("#table li.train, #table li.arm, #table li.foot.brief"),
+  ];
   done({
     width: innerWidth,
     height: innerHeight,
     top: document.getElementById("status-line").getBoundingClientRect().bottom,
     sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth,
     inWindow,
-    rows: rows.map((r) => ({ name: r.querySelector(".train-name strong, .foot-title strong").textContent,
-      train: r.dataset.train, arm: r.dataset.arm, box: box(r) })),
-    trainsBox: (() => { const t = document.querySelector("#table ol.trains, #table ol.feet"); return t ? box(t) : null; })(),
-    plays: moves.filter((b) => JSON.parse(b.dataset.move).kind === "PLAY" && b.getAttribute("aria-haspopup") !== "dialog")
+    rows: rows.map((r) => ({
+      name: r.querySelector(".train-name strong, .foot-title strong").textContent,
+      train: r.dataset.train,
+      arm: r.dataset.arm,
+      box: box(r),
+    })),
+    trainsBox: (() => {
+      const t = document.querySelector("#table ol.trains, #table ol.feet");
+      return t ? box(t) : null;
+    })(),
+    plays: moves
+      .filter((b) => JSON.parse(b.dataset.move).kind === "PLAY"
+        && b.getAttribute("aria-haspopup") !== "dialog")
       .map((b) => b.getAttribute("aria-label")),
-    words: ["table", "guide", "last-move", "log", "turn"].map((id) => document.getElementById(id).innerText).join("\\n"),
+    words: ["table", "guide", "last-move", "log", "turn"]
+      .map((id) => document.getElementById(id).innerText)
+      .join("\\n"),
     table: document.getElementById("table").innerText,
     focusFirst: moves.length > 0 && document.activeElement === moves[0],
   });
@@ -140,11 +157,15 @@ def check_turn(page: Playground, view: dict[str, Any], ruleset: str, where: str)
     outside = [
         f"{name} at {[round(x) for x in b]}"
         for name, b in seen["inWindow"]
-        if b[0] < -0.5 or b[2] > seen["width"] + 0.5 or b[1] < seen["top"] - 0.5
+        if b[0] < -0.5
+        or b[2] > seen["width"] + 0.5
+        or b[1] < seen["top"] - 0.5
         or b[3] > seen["height"] + 0.5
     ]
     assert not outside, f"{where}: off the window ({seen['width']}x{seen['height']}): {outside}"
-    wide = [r["name"] for r in seen["rows"] if r["box"][0] < -0.5 or r["box"][2] > seen["width"] + 0.5]
+    wide = [
+        r["name"] for r in seen["rows"] if r["box"][0] < -0.5 or r["box"][2] > seen["width"] + 0.5
+    ]
     assert not wide, f"{where}: rows wider than the window: {wide}"
     left, _, right, _ = seen["trainsBox"]
     assert left >= -0.5 and right <= seen["width"] + 0.5, f"{where}: the layout is off the window"
@@ -162,9 +183,9 @@ def check_turn(page: Playground, view: dict[str, Any], ruleset: str, where: str)
         engine = table["engine"]
         assert f"Engine [{engine['high']}-{engine['low']}] in the hub" in seen["table"], where
         publics = sum(1 for t in table["trains"] if t.get("public") and t["train"] != players)
-        assert seen["table"].count("open to all") >= publics + (1 if players < len(table["trains"]) else 0), (
-            f"{where}: a marker up is not said in words"
-        )
+        assert seen["table"].count("open to all") >= publics + (
+            1 if players < len(table["trains"]) else 0
+        ), f"{where}: a marker up is not said in words"
         for pending in table.get("pending", []):
             if pending.get("binding"):
                 name = train_title(pending["train"], players, seat)
@@ -192,7 +213,9 @@ def check_turn(page: Playground, view: dict[str, Any], ruleset: str, where: str)
     return seen
 
 
-def choose(page: Playground, rng: random.Random, view: dict[str, Any], ruleset: str, where: str) -> None:
+def choose(
+    page: Playground, rng: random.Random, view: dict[str, Any], ruleset: str, where: str
+) -> None:
     """One of the moves on offer; through the prompt when the tile opens one (whose choices
     are checked too)."""
     buttons = page.move_buttons()
@@ -260,8 +283,12 @@ def test_a_match_of_each_trains_game_is_played_to_its_end(
         engine = "in the hub" if ruleset == "mexican_train" else "centre double"
         assert engine in log, f"the engine is not told in the log: {log[:300]!r}"
         if "MARKER_UP" in kinds:
-            assert "marker goes up: their train is open to all" in log or "Your marker goes up" in log
-        page.wait(lambda d: page.by_id("seed-check").get_attribute("data-verified"), "the seed check")
+            assert (
+                "marker goes up: their train is open to all" in log or "Your marker goes up" in log
+            )
+        page.wait(
+            lambda d: page.by_id("seed-check").get_attribute("data-verified"), "the seed check"
+        )
         assert not DEVELOPER.findall(page.by_id("result").text)
         axe_clean(page, axe_script, axe_report, f"{size} {ruleset} match over")
         page.screenshot(artifacts / f"{shot}_{size}-match-over.png")
@@ -323,7 +350,9 @@ def test_start_is_on_a_phones_first_screen(
     needs(servers, ruleset)
     set_viewport(browser, *SIZES["390"])
     page = fresh_page(browser, f"{servers.http_base}/play?ruleset={ruleset}")
-    WebDriverWait(browser, 10).until(lambda _: page.by_id("ruleset").get_attribute("value") == ruleset)
+    WebDriverWait(browser, 10).until(
+        lambda _: page.by_id("ruleset").get_attribute("value") == ruleset
+    )
     top, bottom, height, scrolled = browser.execute_script(
         "const r = document.getElementById('start').getBoundingClientRect();"
         " return [r.top, r.bottom, innerHeight, scrollY];"
@@ -332,4 +361,3 @@ def test_start_is_on_a_phones_first_screen(
     assert scrolled == 0 and top >= 0 and bottom <= min(height, START_BOTTOM), (top, bottom)
     axe_clean(page, axe_script, axe_report, f"390 {ruleset} start page")
     assert page.severe_console_messages() == []
-
