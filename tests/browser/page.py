@@ -82,6 +82,8 @@ class Match:
     seed: str
     options: dict[str, str] = field(default_factory=dict)
     profile: str = ""
+    #: The seats played by people besides ``seat`` (pass-and-play), under More options.
+    people: tuple[int, ...] = ()
 
 
 @dataclass
@@ -154,6 +156,8 @@ class Playground:
         Select(self.by_id("players")).select_by_value(str(match.players))
         Select(self.by_id("seat")).select_by_value(str(match.seat))
         Select(self.by_id("level")).select_by_value(match.level)
+        for seat in match.people:
+            Select(self.by_id(f"who-{seat}")).select_by_value("PERSON")
         seed = self.by_id("seed")
         seed.clear()
         seed.send_keys(match.seed)
