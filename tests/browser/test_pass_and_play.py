@@ -34,6 +34,7 @@ from typing import Any
 import pytest
 from selenium.webdriver import Chrome
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
 
 from ..support.servers import Servers
 from .page import Match, Playground, post, set_viewport
@@ -316,4 +317,73 @@ def test_a_person_takes_back_a_move_when_their_own_turn_comes_next(
         move = make_a_move(page, rng)
         last_person = None if move["kind"] == "NEXT_HAND" else seat
     assert taken, "no bonus turn came to a person in this match: choose another seed"
+    assert page.severe_console_messages() == []
+
+
+def test_a_reload_while_a_bot_plays_keeps_every_hand_hidden(
+    browser: Chrome,
+    servers: Servers,
+    axe_script: str,
+    axe_report: list[str],
+) -> None:
+    """After a reload nobody knows who holds the device: while the bots play on, every hand
+    stays hidden, and then the pass screen names the person to act."""
+    set_viewport(browser, *SIZES["phone"])
+    page = fresh_page(browser, f"{servers.http_base}/play?delay=4000")
+    page.set_up(MATCH)
+    # the person who set the match up sees their hand while the bot at seat 1 leads
+    page.wait(lambda _: page.hand_tiles(), "seat 0's hand")
+    assert state_of(page)["to_act"] == 1 and page.version() == "0"
+    browser.refresh()
+    page.wait(lambda _: page.by_id("pass").is_displayed(), "the hands hidden")
+    assert page.waiting() == "" and state_of(page)["passing"]
+    assert page.by_id("pass-title").text == "The hands are hidden"
+    assert not browser.find_elements(By.ID, "pass-show"), "a person asked for while a bot plays"
+    assert "Seat 1 (Random bot) is thinking" in page.by_id("turn").text
+    found = browser.execute_script(TILES_IN_PAGE)
+    assert found["named"] == [] and found["hand"] == 0 and found["log"] == 0, found
+    record_axe(page, axe_script, axe_report, "phone pass screen while a bot plays")
+    assert await_turn(page, ("", "")) == "pass"
+    assert check_pass_screen(page, servers, "after the bot's move") == 2
+    assert page.severe_console_messages() == []
+
+
+def test_the_setup_seats_people_and_bots(
+    browser: Chrome, servers: Servers, artifacts: Path, axe_script: str, axe_report: list[str]
+) -> None:
+    """Under More options each seat is a person's or a bot's; "Your seat" and "Bots play"
+    set them the short way; a table of bots only is refused in words."""
+    set_viewport(browser, *SIZES["phone"])
+    page = fresh_page(browser, f"{servers.http_base}/play?ruleset=block")
+    Select(page.by_id("players")).select_by_value("4")
+    page.open_more_options()
+
+    def seats() -> list[str]:
+        return [
+            str(Select(page.by_id(f"who-{s}")).first_selected_option.get_attribute("value"))
+            for s in range(4)
+        ]
+
+    level = str(Select(page.by_id("level")).first_selected_option.get_attribute("value"))
+    assert seats() == ["PERSON", level, level, level]
+    labels = [o.text for o in Select(page.by_id("who-1")).options]
+    assert labels[0] == "A person" and all(label.endswith(" bot") for label in labels[1:]), labels
+    Select(page.by_id("who-2")).select_by_value("PERSON")
+    Select(page.by_id("level")).select_by_value("RANDOM")
+    assert seats() == ["PERSON", "RANDOM", "PERSON", "RANDOM"], "Bots play sets the bots only"
+    Select(page.by_id("seat")).select_by_value("3")
+    assert seats() == ["RANDOM", "RANDOM", "PERSON", "PERSON"], "Your seat moves the person"
+    width = browser.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the form scrolls sideways: {width}"
+    page.screenshot(artifacts / "pass-setup-phone.png")
+    record_axe(page, axe_script, axe_report, "phone setup, who plays each seat")
+
+    for seat in (2, 3):
+        Select(page.by_id(f"who-{seat}")).select_by_value("GREEDY")
+    assert seats() == ["RANDOM", "RANDOM", "GREEDY", "GREEDY"]
+    page.start()
+    page.wait(lambda _: page.by_id("error").is_displayed(), "the refusal")
+    said = page.by_id("error").text
+    assert "choose “A person” for at least one seat" in said, said
+    assert page.state() is None and not page.by_id("game").is_displayed()
     assert page.severe_console_messages() == []
