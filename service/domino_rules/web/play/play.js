@@ -1639,6 +1639,9 @@ function renderPass() {
   }
   const partner = inSides() ? partnerOf(to) : undefined;
   const who = partner !== undefined ? `seat ${to}, partner of seat ${partner}` : `seat ${to}`;
+  const turn = game.status === "IN_PROGRESS"
+    ? `It is the turn of ${who}.`
+    : `The hand is over: ${who} sees how it ended and deals the next one.`;
   setStatus(game.status, `Pass the device to seat ${to}`);
   const why = game.resumed && game.seat === to
     ? "The match is back where it was. So that nobody sees a hand that is not theirs, every hand stays hidden until the player whose turn it is says it is them."
@@ -1646,7 +1649,7 @@ function renderPass() {
   const button = h("button", { type: "button", id: "pass-show", class: "big primary", onclick: showHand, text: `I am seat ${to}, show my hand` });
   ui.pass.replaceChildren(
     h("h3", { id: "pass-title", text: `Pass the device to seat ${to}` }),
-    h("p", { class: "pass-who", text: `It is the turn of ${who}.` }),
+    h("p", { class: "pass-who", text: turn }),
     h("p", { text: why }),
     h("p", {}, button),
   );
