@@ -359,7 +359,11 @@ def test_the_setup_seats_people_and_bots(
     set them the short way; a table of bots only is refused in words."""
     set_viewport(browser, *SIZES["phone"])
     page = fresh_page(browser, f"{servers.http_base}/play?ruleset=block")
+    if not page.by_id("setup-box").get_attribute("open"):
+        page.driver.find_element(By.CSS_SELECTOR, "#setup-box > summary").click()
+    Select(page.by_id("ruleset")).select_by_value("block")
     Select(page.by_id("players")).select_by_value("4")
+    Select(page.by_id("seat")).select_by_value("0")
     page.open_more_options()
 
     def seats() -> list[str]:
