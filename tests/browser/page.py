@@ -82,6 +82,8 @@ class Match:
     seed: str
     options: dict[str, str] = field(default_factory=dict)
     profile: str = ""
+    #: The seats played by people besides ``seat`` (pass-and-play), under More options.
+    people: tuple[int, ...] = ()
 
 
 @dataclass
@@ -154,6 +156,10 @@ class Playground:
         Select(self.by_id("players")).select_by_value(str(match.players))
         Select(self.by_id("seat")).select_by_value(str(match.seat))
         Select(self.by_id("level")).select_by_value(match.level)
+        # every seat as the match says, whatever the form kept from a match before
+        for seat in range(match.players):
+            who = "PERSON" if seat == match.seat or seat in match.people else match.level
+            Select(self.by_id(f"who-{seat}")).select_by_value(who)
         seed = self.by_id("seed")
         seed.clear()
         seed.send_keys(match.seed)

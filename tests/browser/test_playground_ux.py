@@ -27,6 +27,7 @@ import json
 import random
 import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -196,8 +197,10 @@ def sized(request: pytest.FixtureRequest, browser: Chrome) -> Iterator[tuple[str
 
 
 def fresh_page(driver: Chrome, url: str) -> Playground:
-    """The page with no match kept from an earlier one."""
-    Playground(driver, url)
+    """The page with no match kept from an earlier one: the storage is cleared from another
+    page of the same origin, where no playground can save its match again meanwhile."""
+    parts = urllib.parse.urlsplit(url)
+    driver.get(f"{parts.scheme}://{parts.netloc}/v1/rulesets")
     driver.execute_script("localStorage.clear()")
     return Playground(driver, url)
 

@@ -1,8 +1,13 @@
-// The playground: one person against bots, through the service's public REST API only.
+// The playground: one person against bots, or several people sharing one device
+// (pass-and-play) with bots in the other seats, through the service's public REST API only.
 //
 // The page keeps the match's state token in memory, and in localStorage so that the match
 // survives a reload; it never shows it. The person sees their own seat's view (GetView)
-// after every move, theirs or a bot's; the bots' moves come from SuggestMove.
+// after every move, theirs or a bot's; the bots' moves come from SuggestMove, each bot at
+// its seat's level. With two or more people, the page shows one person's view at a time:
+// when another person's turn comes, every hand leaves the page behind a pass screen
+// (`#pass`, `#game[data-waiting="pass"]`) until `#pass-show` ("I am seat N, show my hand")
+// is pressed, and then that seat's view is shown.
 //
 // Automation hooks: every element that makes a move for the person is a <button> with
 // `data-move` (the move's JSON, sent back unchanged); a tile with several legal moves (an
@@ -16,8 +21,9 @@
 // person's own. `#undo` takes the person's last move back, `#rematch` and `#new-match`
 // follow a match's end, `#abandon` (then `#abandon-yes`) drops the match.
 // `window.dominoState()` returns the match's {token, version, status, to_act, game_id,
-// ...} or null; `window.dominoRecord()` the person's record of the match so far (what
-// "Download record" saves), or null before a match. The record viewer: `#replay[data-file]`
+// seat (the person whose view is shown), people, levels, passing, ...} or null;
+// `window.dominoRecord(seat)` a person's record of the match so far (what "Download record"
+// saves; the person shown when no seat is given), or null before a match. The record viewer: `#replay[data-file]`
 // is the name of the file opened last, `#replay[data-verdict]` VALID or DIVERGED once the
 // service has answered, `[data-step]` the step shown (0: the deal) and `[data-last]` the
 // last it can show; `#replay-move[data-record-move]` holds the step's move (its JSON),
@@ -68,6 +74,7 @@ const ui = { skip: document.querySelector(".skip") };
 for (const id of [
   "setup-box", "setup", "ruleset", "ruleset-about", "options", "players", "seat", "level",
   "delay", "seed", "service", "api", "more-options", "more-toggle", "profile-box", "sides", "reload", "start", "error", "status", "turn", "game",
+  "who", "pass", "hand-area", "log-box", "record-tools",
   "game-title", "rules-link", "commitment", "seats", "last-move", "table", "table-more", "guide",
   "hand", "hand-title", "prompt", "actions", "hint", "result", "log", "download-record",
   "record-note", "abandon", "abandon-confirm", "abandon-yes", "abandon-no", "record-file",
@@ -407,6 +414,76 @@ function fillSeats() {
   ui.seat.replaceChildren();
   for (let s = 0; s < players; s++) ui.seat.append(h("option", { value: s, text: `Seat ${s}` }));
   ui.seat.value = String(Math.min(before, players - 1));
+  fillWho();
+}
+
+// ------------------------------------------------------------------ who plays each seat
+//
+// Under More options, each seat is played by a person or by a bot of a level. "Your seat"
+// and "Bots play" above are the short way to set them: "Your seat" makes its seat a
+// person's, "Bots play" sets the level of every bot. Two or more people share the device
+// (pass-and-play): between their turns the page hides every hand.
+
+const PERSON = "PERSON";
+
+/** The seats' choices ("who-<seat>"), in seat order. */
+const whoSelects = () => [...ui.who.querySelectorAll("select[data-who]")];
+
+/** The form's choice for each seat: PERSON or a bot level. */
+const formLevels = () => whoSelects().map((select) => select.value);
+
+/** Build a choice per seat, keeping those made before where they still fit. */
+function fillWho(levels) {
+  const info = rulesetInfo();
+  if (!info) return;
+  const players = Number(ui.players.value);
+  const before = levels || formLevels();
+  const you = Number(ui.seat.value);
+  const known = (value) => value === PERSON || info.bots.some((bot) => bot.level === value);
+  ui.who.replaceChildren(
+    h("legend", { text: "Who plays each seat" }),
+    h("p", { class: "muted small who-help", id: "who-help",
+      text: "Two or more people can share this device: between their turns every hand is hidden until the next player says it is them." }),
+  );
+  const grid = h("div", { class: "who-grid" });
+  for (let seat = 0; seat < players; seat++) {
+    const id = `who-${seat}`;
+    const select = h("select", { id, "data-who": seat, "aria-describedby": "who-help" },
+      h("option", { value: PERSON, text: "A person" }),
+      ...info.bots.map((bot) => h("option", { value: bot.level, text: `${levelName(bot.level)} bot` })));
+    const wanted = levels ? before[seat] : seat === you ? PERSON : before[seat];
+    select.value = wanted !== undefined && known(wanted) ? wanted : ui.level.value;
+    select.addEventListener("change", whoChanged);
+    grid.append(h("div", { class: "field who" }, h("label", { for: id, text: `Seat ${seat}` }), select));
+  }
+  ui.who.append(grid);
+  ui.seat.dataset.was = ui.seat.value;
+}
+
+/** "Your seat" changed: that seat is a person's; the one it was before goes to a bot. */
+function seatChanged() {
+  const selects = whoSelects();
+  const was = selects[Number(ui.seat.dataset.was)];
+  if (was && was.value === PERSON && ui.seat.dataset.was !== ui.seat.value) was.value = ui.level.value;
+  const now = selects[Number(ui.seat.value)];
+  if (now) now.value = PERSON;
+  ui.seat.dataset.was = ui.seat.value;
+}
+
+/** "Bots play" changed: every bot plays at that level. */
+function levelChanged() {
+  for (const select of whoSelects()) if (select.value !== PERSON) select.value = ui.level.value;
+  describeLevel();
+}
+
+/** A seat's choice changed: "Your seat" follows to a person's seat where it was made a bot's. */
+function whoChanged() {
+  const levels = formLevels();
+  if (levels[Number(ui.seat.value)] !== PERSON) {
+    const first = levels.indexOf(PERSON);
+    if (first >= 0) ui.seat.value = String(first);
+  }
+  ui.seat.dataset.was = ui.seat.value;
 }
 
 function readOptions() {
@@ -438,15 +515,19 @@ function botDelay() {
   return Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 10000) : 700;
 }
 
-/** The match the form describes: {info, players, seat, level, options, seed}. */
+/** The match the form describes: {info, players, seat (the person whose view shows
+ * first), level, levels (per seat: PERSON or a bot level), options, seed}. */
 function formMatch() {
   const info = rulesetInfo();
   if (!info) return null;
+  const levels = formLevels();
+  const seat = levels[Number(ui.seat.value)] === PERSON ? Number(ui.seat.value) : levels.indexOf(PERSON);
   return {
     info,
     players: Number(ui.players.value),
-    seat: Number(ui.seat.value),
+    seat,
     level: ui.level.value,
+    levels,
     options: readOptions(),
     seed: ui.seed.value,
   };
@@ -455,7 +536,20 @@ function formMatch() {
 function startMatch(event) {
   event.preventDefault();
   const setup = formMatch();
-  if (setup) begin(setup);
+  if (!setup) return;
+  if (setup.seat < 0) {
+    showError({ message: "Every seat is a bot's: choose “A person” for at least one seat, under More options, “Who plays each seat”." });
+    showMoreOptions(true);
+    return;
+  }
+  begin(setup);
+}
+
+/** Per seat, PERSON or a bot level: a setup's own, or (a match saved by an older page)
+ * the person at `seat` and every other seat a bot of `level`. */
+function seatLevels(setup) {
+  if (Array.isArray(setup.levels) && setup.levels.length === setup.players) return [...setup.levels];
+  return Array.from({ length: setup.players }, (_, s) => (s === setup.seat ? PERSON : setup.level));
 }
 
 /** Deal a new match for `setup` (an empty or missing seed: the service draws one) and play
@@ -499,21 +593,33 @@ async function begin(setup) {
 /** A match's state on the page: `setup` as `begin` takes it, `dealt` what NewGame said
  * (or what was saved of the match before a reload). */
 function newGame(gen, setup, sentOptions, dealt) {
+  const levels = seatLevels(setup);
+  if (levels[setup.seat] !== PERSON) throw new Error(`seat ${setup.seat} is not a person's`);
+  // a move saved by an older page holds the events its one person saw
+  const moves = (dealt.moves || []).map((recorded) => (recorded.events !== undefined && recorded.seen === undefined
+    ? { ...recorded, seen: { [setup.seat]: recorded.events }, events: undefined }
+    : recorded));
   return {
     gen,
     info: setup.info,
     ruleset: setup.info.id,
     players: setup.players,
+    // the person whose view the page shows (the one holding the device)
     seat: setup.seat,
     level: setup.level,
+    levels,
+    // the seats people play, in order: with two or more, the page hides every hand between
+    // their turns
+    people: levels.flatMap((level, s) => (level === PERSON ? [s] : [])),
     options: setup.options,
     sentOptions,
     gameId: dealt.gameId,
     commitment: dealt.commitment,
     deal: dealt.deal,
-    // the record's moves: {move, events, match_points, after (the version it made)}, or
-    // {undo: k} where the person took back the last k moves
-    moves: dealt.moves || [],
+    // the record's moves: {move, seen (per person's seat, the move's events as that seat
+    // saw them), match_points, after (the version it made)}, or {undo: k} where a person
+    // took back the last k moves
+    moves,
     seed: dealt.seed,
     token: dealt.token,
     version: dealt.version,
@@ -523,10 +629,14 @@ function newGame(gen, setup, sentOptions, dealt) {
     score: null,
     nextHand: null,
     loggedVersion: dealt.loggedVersion ?? -1,
-    // what happened, a turn an entry: {hand, texts, seat (the mover; absent for a deal), undo}
+    // what happened, a turn an entry: {hand, texts, seat (the mover; absent for a deal), undo,
+    // eye (the person's seat whose eyes the texts are written for; absent: the one person)}
     log: dealt.log || [],
-    // the tokens before the person's moves this hand, the latest last: Undo goes back to one
+    // the tokens before the people's moves this hand, the latest last, each with its mover's
+    // seat: Undo goes back to one
     undo: dealt.undo || [],
+    // the hands are hidden until the next person says they hold the device
+    veiled: Boolean(dealt.veiled),
     busy: true,
     prompt: null,
     hint: null,
@@ -583,12 +693,12 @@ function setStatus(status, sentence) {
 // loaded there resumes it. A new match replaces it; "Abandon this match" drops it.
 
 const SAVED = "domino-rules.playground.match";
-const KEPT = ["ruleset", "players", "seat", "level", "options", "sentOptions", "gameId", "commitment",
+const KEPT = ["ruleset", "players", "seat", "level", "levels", "options", "sentOptions", "gameId", "commitment",
   "deal", "moves", "seed", "token", "version", "status", "toAct", "loggedVersion", "undo"];
 
 function saveMatch() {
   if (!game || game.gen !== generation) return;
-  const saved = { format: 1, api: apiBase(), log: game.log.slice(-300) };
+  const saved = { format: 1, api: apiBase(), log: game.log.slice(-300 * game.people.length) };
   for (const key of KEPT) saved[key] = game[key];
   try {
     localStorage.setItem(SAVED, JSON.stringify(saved));
@@ -646,6 +756,10 @@ function savedProblem(saved) {
   if (!objects(saved.moves) || !objects(saved.deal)) return "its moves are damaged";
   if (!objects(saved.log) || !(saved.log || []).every((entry) => Array.isArray(entry.texts))) return "its log is damaged";
   if (saved.undo !== undefined && !Array.isArray(saved.undo)) return "its take-backs are damaged";
+  if (saved.levels !== undefined && (!Array.isArray(saved.levels) || saved.levels.length !== saved.players
+    || !saved.levels.every(text) || saved.levels[saved.seat] !== PERSON)) {
+    return "who plays each seat is damaged";
+  }
   return "";
 }
 
@@ -678,9 +792,14 @@ async function resumeSaved() {
   const info = catalogue.find((entry) => entry.id === saved.ruleset);
   if (!info) return;
   const gen = ++generation;
-  const setup = { info, players: saved.players, seat: saved.seat, level: saved.level, options: saved.options || {} };
+  const setup = {
+    info, players: saved.players, seat: saved.seat, level: saved.level, levels: saved.levels, options: saved.options || {},
+  };
   try {
-    game = newGame(gen, setup, saved.sentOptions, { ...saved, resumed: true });
+    // with two or more people, nobody knows who holds the device after a reload: the
+    // hands stay hidden until the person to act says it is them
+    const veiled = seatLevels(setup).filter((level) => level === PERSON).length > 1 && saved.status !== "MATCH_OVER";
+    game = newGame(gen, setup, saved.sentOptions, { ...saved, resumed: true, veiled });
     fillForm(setup);
   } catch (error) {
     generation += 1;
@@ -708,6 +827,7 @@ function fillForm(setup) {
   fillSeats();
   ui.seat.value = String(setup.seat);
   if ([...ui.level.options].some((option) => option.value === setup.level)) ui.level.value = setup.level;
+  fillWho(seatLevels(setup));
   describeLevel();
 }
 
@@ -731,7 +851,9 @@ function newMatchForm() {
 /** After a match: the same ruleset, options and table again, a new seed. */
 function rematch() {
   if (!game) return;
-  begin({ info: game.info, players: game.players, seat: game.seat, level: game.level, options: game.options });
+  begin({
+    info: game.info, players: game.players, seat: game.seat, level: game.level, levels: game.levels, options: game.options,
+  });
 }
 
 /** After a match: the form for another one, starting from this one's settings. */
@@ -757,6 +879,9 @@ window.dominoState = () => (game
     players: game.players,
     seat: game.seat,
     level: game.level,
+    levels: game.levels,
+    people: game.people,
+    passing: game.veiled,
     options: game.sentOptions || {},
     resumed: game.resumed,
     undo: game.undo.length,
@@ -765,10 +890,20 @@ window.dominoState = () => (game
 
 // ------------------------------------------------------------------ playing
 
-/** Fetch what the person's seat sees (and the score once a hand is over). */
+const isPerson = (seat) => game.levels[seat] === PERSON;
+/** Whether two or more people share the device (pass-and-play). */
+const passAndPlay = () => game.people.length > 1;
+
+/** Fetch what the person's seat sees (and the score once a hand is over); with two or more
+ * people, what each of their seats sees too, for their logs and records. */
 async function refresh(gen) {
-  const view = await call("/v1/games:view", { state: game.token, seat: game.seat });
-  if (gen !== generation) return false;
+  const eyes = [game.seat, ...game.people.filter((s) => s !== game.seat)];
+  const views = {};
+  for (const eye of eyes) {
+    views[eye] = await call("/v1/games:view", { state: game.token, seat: eye });
+    if (gen !== generation) return false;
+  }
+  const view = views[game.seat];
   game.view = view;
   game.status = view.status;
   game.toAct = view.to_act;
@@ -777,12 +912,19 @@ async function refresh(gen) {
   const made = last && !last.undo && last.after === view.version ? last : null;
   if (view.version > game.loggedVersion) {
     game.loggedVersion = view.version;
-    const texts = describe(view.events);
-    if (texts.length) game.log.push({ hand: view.hand_number, texts, seat: made ? made.move.seat : undefined });
+    for (const eye of eyes) {
+      // each person's log in their own words ("you"), from their own view
+      const texts = drawScene({ ...game, seat: eye, view: views[eye] }, () => describe(views[eye].events));
+      if (texts.length) {
+        game.log.push({ hand: view.hand_number, texts, seat: made ? made.move.seat : undefined, eye: passAndPlay() ? eye : undefined });
+      }
+    }
   }
   if (made && made.match_points === undefined) {
-    // a bot's move as the person saw it; the match points after any move
-    if (made.events === undefined) made.events = view.events;
+    // a move as each person saw it (their own: as ApplyMove showed it); the match points
+    // after any move
+    made.seen = made.seen || {};
+    for (const eye of eyes) if (made.seen[eye] === undefined) made.seen[eye] = views[eye].events;
     made.match_points = view.match_points;
   }
   game.score = null;
@@ -808,18 +950,20 @@ async function play(gen) {
     game.busy = true;
     if (!(await refresh(gen))) return;
     while (gen === generation) {
-      if (game.status === "IN_PROGRESS" && game.toAct !== game.seat) {
+      if (game.status === "IN_PROGRESS" && !isPerson(game.toAct)) {
         game.busy = true;
         render();
         await sleep(botDelay());
         if (gen !== generation) return;
         const suggestion = await call("/v1/games:suggestMove", {
-          state: game.token, seat: game.toAct, level: game.level,
+          state: game.token, seat: game.toAct, level: game.levels[game.toAct],
         });
         if (gen !== generation) return;
         await send(suggestion.move, gen);
         continue;
       }
+      // another person's turn: the device changes hands, every hand hidden meanwhile
+      if (game.status === "IN_PROGRESS" && game.toAct !== game.seat) game.veiled = true;
       game.busy = false;
       render();
       if (game.status === "MATCH_OVER") await checkSeed(gen);
@@ -850,10 +994,33 @@ async function send(move, gen) {
   game.version = answer.version;
   game.status = answer.status;
   game.toAct = answer.to_act;
-  // the record: the person's own move with the events ApplyMove showed them; a bot's
-  // events (and every move's match points) come with the person's next view
-  game.moves.push({ move, events: move.seat === game.seat ? answer.events : undefined, after: answer.version });
+  // the record: a person's own move with the events ApplyMove showed them; the others'
+  // events (and every move's match points) come with each person's next view
+  const seen = isPerson(move.seat) && game.people.includes(move.seat) ? { [move.seat]: answer.events } : {};
+  game.moves.push({ move, seen, after: answer.version });
   await refresh(gen);
+}
+
+/** The person to take the device: the one to act, or, a hand being over, the one who held
+ * it; null while the bots play. */
+function passSeat() {
+  if (game.status === "IN_PROGRESS") return isPerson(game.toAct) ? game.toAct : null;
+  return game.seat;
+}
+
+/** The person to act says they hold the device: their seat's view is shown. */
+async function showHand() {
+  const to = passSeat();
+  if (!game || !game.veiled || game.busy || to === null) return;
+  game.seat = to;
+  game.veiled = false;
+  game.prompt = null;
+  game.hint = null;
+  game.flyFrom = null;
+  game.animated = game.version;
+  game.wasWaiting = false;
+  shownLog = null;
+  await play(game.gen);
 }
 
 /** The person chose a move. */
@@ -865,7 +1032,7 @@ async function choose(move) {
   game.flyFrom = from ? { rect: from.getBoundingClientRect(), version: game.version + 1 } : null;
   // Undo goes back to the token before this move, within this hand
   if (move.kind === "NEXT_HAND") game.undo = [];
-  else game.undo.push({ token: game.token, version: game.version, hand: game.view.hand_number });
+  else game.undo.push({ token: game.token, version: game.version, hand: game.view.hand_number, seat: game.seat });
   if (game.undo.length > 30) game.undo.shift();
   game.busy = true;
   game.prompt = null;
@@ -887,11 +1054,20 @@ async function choose(move) {
   await play(gen);
 }
 
-/** Whether the person may take back their last move: their turn, in the hand they made it. */
+/** Whether the person may take back their last move: their turn, in the hand they made it,
+ * and no other person's move since (a take-back never crosses another person's turn). */
 function canUndo() {
   const back = game && game.undo.at(-1);
-  return Boolean(back) && !game.busy && game.status === "IN_PROGRESS" && game.toAct === game.seat
-    && back.hand === game.view.hand_number;
+  return Boolean(back) && !game.busy && !game.veiled && game.status === "IN_PROGRESS" && game.toAct === game.seat
+    && back.hand === game.view.hand_number && (back.seat ?? game.seat) === game.seat;
+}
+
+/** Why Undo is off, where the last move a person made this hand is another person's: "" when
+ * it is not. */
+function undoBlocked() {
+  const back = game.undo.at(-1);
+  if (!back || back.hand !== game.view.hand_number || (back.seat ?? game.seat) === game.seat) return "";
+  return `Undo is off: the last move made by a person is seat ${back.seat}’s, and a move can be taken back only by its own player, before another person’s turn.`;
 }
 
 /** Take back the person's last move, and the bots' moves after it: the token from before
@@ -907,13 +1083,17 @@ async function undo() {
   game.moves.push({ undo: taken });
   game.loggedVersion = back.version;
   game.animated = back.version;
-  game.log.push({
-    hand: back.hand,
-    undo: true,
-    texts: [taken > 2
-      ? `You take back your move and the ${taken - 1} moves after it: your turn again.`
-      : taken === 2 ? "You take back your move and the move after it: your turn again." : "You take back your move: your turn again."],
-  });
+  const after = taken > 2 ? ` and the ${taken - 1} moves after it` : taken === 2 ? " and the move after it" : "";
+  for (const eye of passAndPlay() ? game.people : [undefined]) {
+    game.log.push({
+      hand: back.hand,
+      undo: true,
+      eye,
+      texts: [eye === undefined || eye === game.seat
+        ? `You take back your move${after}: your turn again.`
+        : `Seat ${game.seat} takes back their move${after}.`],
+    });
+  }
   game.prompt = null;
   game.hint = null;
   game.flyFrom = null;
@@ -975,22 +1155,26 @@ function lean(value, keep) {
 const MOVE_KEEP = new Set(["open_pip"]);
 const EVENT_KEEP = new Set(["seat", "open_pip", "count", "points"]);
 
-/** The person's record of the match so far (its JSON form), or null before a match. */
-function matchRecord() {
+/** A person's record of the match so far (its JSON form): the seat `eye`'s (a person's;
+ * the one whose view is shown when not given), or null before a match. */
+function matchRecord(eye) {
   if (!game) return null;
+  const seat = eye === undefined || eye === null ? game.seat : Number(eye);
+  if (!game.people.includes(seat)) return null;
   const record = { format: 1, ruleset: game.ruleset, players: game.players };
   if (game.sentOptions) record.options = game.sentOptions;
   record.game_id = game.gameId;
   record.seed_commitment = game.commitment;
   if (game.seed !== undefined) record.seed = game.seed;
   record.viewpoint = "SEAT";
-  record.seat = game.seat;
+  record.seat = seat;
   record.deal = lean(game.deal, EVENT_KEEP);
   record.moves = game.moves.map((recorded) => {
     // a take-back: the match goes back `undo` moves (the person's last and the bots' after it)
     if (recorded.undo) return { undo: recorded.undo };
-    const out = { move: lean(seen(recorded), MOVE_KEEP) };
-    if (recorded.events && recorded.events.length) out.events = lean(recorded.events, EVENT_KEEP);
+    const events = (recorded.seen || {})[seat];
+    const out = { move: lean(seen(recorded, seat, events), MOVE_KEEP) };
+    if (events && events.length) out.events = lean(events, EVENT_KEEP);
     if (recorded.match_points) out.match_points = recorded.match_points;
     return out;
   });
@@ -1004,17 +1188,17 @@ function matchRecord() {
  * the seed is out, the page, the bots' table, turns those tiles up, so that the finished
  * match's record replays to its end.
  */
-function seen(recorded) {
+function seen(recorded, seat, events) {
   const move = recorded.move;
-  if (game.seed !== undefined || move.seat === game.seat || !recorded.events) return move;
-  const hidden = recorded.events.some((event) => event.hidden && event.seat === move.seat
+  if (game.seed !== undefined || move.seat === seat || !events) return move;
+  const hidden = events.some((event) => event.hidden && event.seat === move.seat
     && event.kind === move.kind);
   if (!hidden) return move;
   const { tile, target, open_pip: openPip, ...shown } = move;
   return shown;
 }
 
-window.dominoRecord = matchRecord;
+window.dominoRecord = (seat) => matchRecord(seat);
 
 const recordFileName = (record) =>
   `${record.ruleset}-${record.game_id}.record.json`.replace(/[^A-Za-z0-9_.-]/g, "_");
@@ -1375,6 +1559,11 @@ let squeeze = 0;
 
 function render() {
   if (!game || !game.view) return;
+  showPass(game.veiled);
+  if (game.veiled) {
+    renderPass();
+    return;
+  }
   const view = game.view;
   const waiting = !game.busy && (game.status === "HAND_OVER" || (game.status === "IN_PROGRESS" && game.toAct === game.seat));
   const over = game.status === "MATCH_OVER";
@@ -1415,6 +1604,62 @@ function render() {
       : ui.game.querySelector("#prompt [data-move], #hand [data-move], #actions [data-move]");
     if (first && first !== focused) first.focus();
   }
+}
+
+/** Show the pass screen (`on`) or the table: nothing of the table stays in the page behind
+ * the pass screen, neither a hand nor the log nor a face-down discard. */
+function showPass(on) {
+  ui.pass.hidden = !on;
+  for (const part of [ui.handArea, ui.logBox, ui.recordTools, ui.table]) part.hidden = on;
+  if (!on) {
+    ui.pass.replaceChildren();
+    return;
+  }
+  for (const node of [ui.seats, ui.sides, ui.lastMove, ui.table, ui.tableMore, ui.guide, ui.hand, ui.prompt,
+    ui.actions, ui.hint, ui.result, ui.log]) {
+    node.replaceChildren();
+  }
+  shownLog = null;
+  for (const node of [ui.sides, ui.lastMove, ui.prompt, ui.hint, ui.result]) node.hidden = true;
+}
+
+/** The pass screen: whom to hand the device to, and their button to show their hand. */
+function renderPass() {
+  const to = passSeat();
+  const ready = !game.busy && to !== null;
+  ui.game.dataset.version = String(game.version);
+  ui.game.dataset.waiting = ready ? "pass" : "";
+  const profile = matchingProfile(game.info, game.options || {});
+  ui.gameTitle.textContent = `${profile ? profile.name : game.info.name} · hand ${game.view.hand_number}`;
+  ui.rulesLink.href = rulesUrl(game.info);
+  renderCommitment();
+  if (!ready) {
+    const bot = game.status === "IN_PROGRESS" && !isPerson(game.toAct) ? game.toAct : null;
+    setStatus(game.status, bot === null ? "The hands are hidden" : `Seat ${bot} (${levelName(game.levels[bot])} bot) is thinking…`);
+    ui.pass.replaceChildren(
+      h("h3", { id: "pass-title", text: "The hands are hidden" }),
+      h("p", { text: "The bots are playing. When a person’s turn comes, the page says whom to give the device to." }),
+    );
+    return;
+  }
+  const partner = inSides() ? partnerOf(to) : undefined;
+  const who = partner !== undefined ? `seat ${to}, partner of seat ${partner}` : `seat ${to}`;
+  const turn = game.status === "IN_PROGRESS"
+    ? `It is the turn of ${who}.`
+    : `The hand is over: ${who} sees how it ended and deals the next one.`;
+  setStatus(game.status, `Pass the device to seat ${to}`);
+  const why = game.resumed && game.seat === to
+    ? "The match is back where it was. So that nobody sees a hand that is not theirs, every hand stays hidden until the player whose turn it is says it is them."
+    : "Every hand is hidden so that nobody sees another player’s tiles. Give the device to the player of that seat; they press the button when nobody else can see the screen.";
+  const button = h("button", { type: "button", id: "pass-show", class: "big primary", onclick: showHand, text: `I am seat ${to}, show my hand` });
+  ui.pass.replaceChildren(
+    h("h3", { id: "pass-title", text: `Pass the device to seat ${to}` }),
+    h("p", { class: "pass-who", text: turn }),
+    h("p", { text: why }),
+    h("p", {}, button),
+  );
+  const focused = document.activeElement;
+  if (!focused || focused === document.body || ui.game.contains(focused) || !focused.isConnected) button.focus();
 }
 
 /** Where the hand or its moves end below the window (the page at its top), draw the
@@ -1465,10 +1710,12 @@ function outcome(seats, what) {
     : `seats ${listWords(seats.map(String))} share ${shared}`;
 }
 
-/** A seat's name at the table: "You", or its number and its bot's level. */
+/** A seat's name at the table: "You", or its number and who plays it (a bot's level, or a
+ * person). */
 function seatTitle(seat) {
   const partner = inSides() && partnerOf(game.seat) === seat ? ", your partner" : "";
-  return seat === game.seat ? "You" : `Seat ${seat}${partner} (${levelName(game.level)} bot)`;
+  if (seat === game.seat) return "You";
+  return `Seat ${seat}${partner} (${isPerson(seat) ? "a person" : `${levelName(game.levels[seat])} bot`})`;
 }
 
 function renderStatus(waiting) {
@@ -1482,7 +1729,7 @@ function renderStatus(waiting) {
     sentence = `Hand ${game.view.hand_number} over — ${outcome(last ? last.winners : [], "hand")}`;
     if (waiting) sentence += ". Deal the next hand when you are ready";
   } else if (game.toAct === game.seat) {
-    sentence = waiting ? "Your turn" : "Playing your move…";
+    sentence = waiting ? (passAndPlay() ? `Your turn, seat ${game.seat}` : "Your turn") : "Playing your move…";
   } else {
     sentence = `${seatTitle(game.toAct)} is thinking…`;
   }
@@ -1536,7 +1783,7 @@ function seatItems() {
     const badges = [];
     if (table.leader === seat) badges.push(h("span", { class: "badge", text: "leads" }));
     if (acting) {
-      const text = seatName ? "to play" : you ? "your turn" : "thinking…";
+      const text = seatName ? "to play" : you ? "your turn" : scene().levels && scene().levels[seat] === PERSON ? "to play" : "thinking…";
       badges.push(h("span", { class: "badge acting", text }));
     }
     let name;
@@ -1544,10 +1791,13 @@ function seatItems() {
       name = [h("span", { class: "seat-name", text: seatName(seat) })];
     } else if (you) {
       name = [h("span", { class: "seat-name", text: "You" }), h("span", { class: "seat-level", text: `seat ${seat}` })];
+    } else if (scene().levels && scene().levels[seat] === PERSON) {
+      name = [h("span", { class: "seat-name", text: `Seat ${seat}` }), h("span", { class: "seat-level", text: "a person" })];
     } else {
+      const level = scene().levels ? scene().levels[seat] : scene().level;
       name = [
         h("span", { class: "seat-name", text: `Seat ${seat}` }),
-        h("span", { class: "seat-level", title: levelAbout(scene().info, scene().level), text: `${levelName(scene().level)} bot` }),
+        h("span", { class: "seat-level", title: levelAbout(scene().info, level), text: `${levelName(level)} bot` }),
       ];
     }
     let side = "";
@@ -1570,11 +1820,15 @@ function seatItems() {
   return items;
 }
 
-/** The moves since the person's own (at most three), the latest last: what the bots did. */
+/** The log's entries the person whose view is shown may read: those written for their eyes. */
+const ownLog = () => game.log.filter((entry) => entry.eye === undefined || entry.eye === game.seat);
+
+/** The moves since the person's own (at most three), the latest last: what the others did. */
 function sinceYourMove() {
   const entries = [];
-  for (let i = game.log.length - 1; i >= 0 && entries.length < 3; i--) {
-    const entry = game.log[i];
+  const log = ownLog();
+  for (let i = log.length - 1; i >= 0 && entries.length < 3; i--) {
+    const entry = log[i];
     if (entry.seat === game.seat) {
       if (!entries.length) entries.push(entry); // the person's own move is the last one
       break;
@@ -2149,7 +2403,8 @@ function renderHand(waiting) {
   }
   const hinted = game.hint && game.hint.move ? JSON.stringify(game.hint.move) : null;
   const size = handSize();
-  ui.handTitle.textContent = view.hand.length ? `Your hand · ${plural(view.hand.length, "tile")}` : "Your hand";
+  const yours = passAndPlay() ? `Your hand (seat ${game.seat})` : "Your hand";
+  ui.handTitle.textContent = view.hand.length ? `${yours} · ${plural(view.hand.length, "tile")}` : yours;
   ui.hand.classList.toggle("your-turn", moves.length > 0);
   ui.hand.replaceChildren(...view.hand.map((tile) => {
     const group = groups.get(tileName(tile)) || [];
@@ -2203,6 +2458,12 @@ function renderHand(waiting) {
       type: "button", id: "undo", class: "secondary", onclick: undo,
       "aria-label": "Undo your last move", text: "↶ Undo",
     }));
+  } else if (moves.length && undoBlocked()) {
+    // with two or more people: off, and why, where the last person's move is another's
+    actions.push(
+      h("button", { type: "button", id: "undo", class: "secondary", disabled: true, "aria-describedby": "undo-why", text: "↶ Undo" }),
+      h("small", { id: "undo-why", class: "muted undo-why", text: undoBlocked() }),
+    );
   }
   if (game.status === "MATCH_OVER") {
     actions.push(
@@ -2443,7 +2704,7 @@ let shownLog = null;
 /** The turns so far, oldest first, under the number of their hand; new turns are added at
  * the end (the log is a live region: a reader hears each new one). */
 function renderLog() {
-  const log = game.log;
+  const log = ownLog();
   if (!shownLog || shownLog.gen !== game.gen || shownLog.count > log.length) {
     // a new match, or one resumed: its whole log at once, not read out
     ui.log.setAttribute("aria-live", "off");
@@ -2871,7 +3132,8 @@ if (params.has("delay")) ui.delay.value = params.get("delay");
 if (params.has("seed")) ui.seed.value = params.get("seed");
 ui.ruleset.addEventListener("change", chooseRuleset);
 ui.players.addEventListener("change", fillSeats);
-ui.level.addEventListener("change", describeLevel);
+ui.seat.addEventListener("change", seatChanged);
+ui.level.addEventListener("change", levelChanged);
 ui.moreToggle.addEventListener("click", () => showMoreOptions(ui.moreOptions.hidden));
 ui.reload.addEventListener("click", loadCatalogue);
 ui.api.addEventListener("change", loadCatalogue);
