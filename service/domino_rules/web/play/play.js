@@ -567,8 +567,16 @@ async function begin(setup) {
   if (info.options.length) body.options = { [info.id]: setup.options };
   if (setup.seed) body.seed = setup.seed;
   let answer;
+  // each person's record starts from the deal as their own seat saw it: a deal may show a
+  // seat tiles the others see hidden (a tile it drew while the deal looked for a double)
+  const dealSeen = {};
   try {
     answer = await call("/v1/games", body);
+    for (const [s, level] of seatLevels(setup).entries()) {
+      if (level !== PERSON) continue;
+      const view = await call("/v1/games:view", { state: answer.state, seat: s });
+      dealSeen[s] = view.events || [];
+    }
   } catch (error) {
     if (gen !== generation) return;
     setStatus("", "");
@@ -580,6 +588,7 @@ async function begin(setup) {
     gameId: answer.game_id,
     commitment: answer.seed_commitment,
     deal: answer.events,
+    dealSeen,
     token: answer.state,
     version: answer.version,
     status: answer.status,
@@ -616,6 +625,9 @@ function newGame(gen, setup, sentOptions, dealt) {
     gameId: dealt.gameId,
     commitment: dealt.commitment,
     deal: dealt.deal,
+    // the deal's events as each person's seat saw them (none in a match saved by an older
+    // page: its records start from `deal`)
+    dealSeen: dealt.dealSeen || {},
     // the record's moves: {move, seen (per person's seat, the move's events as that seat
     // saw them), match_points, after (the version it made)}, or {undo: k} where a person
     // took back the last k moves
@@ -694,7 +706,7 @@ function setStatus(status, sentence) {
 
 const SAVED = "domino-rules.playground.match";
 const KEPT = ["ruleset", "players", "seat", "level", "levels", "options", "sentOptions", "gameId", "commitment",
-  "deal", "moves", "seed", "token", "version", "status", "toAct", "loggedVersion", "undo"];
+  "deal", "dealSeen", "moves", "seed", "token", "version", "status", "toAct", "loggedVersion", "undo"];
 
 function saveMatch() {
   if (!game || game.gen !== generation) return;
@@ -754,6 +766,10 @@ function savedProblem(saved) {
     return "its options are not a set of options";
   }
   if (!objects(saved.moves) || !objects(saved.deal)) return "its moves are damaged";
+  if (saved.dealSeen !== undefined && (saved.dealSeen === null || typeof saved.dealSeen !== "object"
+    || Array.isArray(saved.dealSeen) || !Object.values(saved.dealSeen).every((events) => Array.isArray(events) && objects(events)))) {
+    return "its deal is damaged";
+  }
   if (!objects(saved.log) || !(saved.log || []).every((entry) => Array.isArray(entry.texts))) return "its log is damaged";
   if (saved.undo !== undefined && !Array.isArray(saved.undo)) return "its take-backs are damaged";
   if (saved.levels !== undefined && (!Array.isArray(saved.levels) || saved.levels.length !== saved.players
@@ -1137,7 +1153,7 @@ async function checkSeed(gen) {
 
 /** The JSON of a move or an event as a record writes it: the service prints every field,
  * a record leaves out those at their default. A field that may be present and zero (an
- * event's seat, count or points, an open pip) is kept as the service sent it. */
+ * event's seat, count or points, an open pip, a train) is kept as the service sent it. */
 function lean(value, keep) {
   if (Array.isArray(value)) return value.map((item) => lean(item, keep));
   if (value === null || typeof value !== "object") return value;
@@ -1152,8 +1168,8 @@ function lean(value, keep) {
   return out;
 }
 
-const MOVE_KEEP = new Set(["open_pip"]);
-const EVENT_KEEP = new Set(["seat", "open_pip", "count", "points"]);
+const MOVE_KEEP = new Set(["open_pip", "train"]);
+const EVENT_KEEP = new Set(["seat", "open_pip", "count", "points", "train"]);
 
 /** A person's record of the match so far (its JSON form): the seat `eye`'s (a person's;
  * the one whose view is shown when not given), or null before a match. */
@@ -1168,7 +1184,7 @@ function matchRecord(eye) {
   if (game.seed !== undefined) record.seed = game.seed;
   record.viewpoint = "SEAT";
   record.seat = seat;
-  record.deal = lean(game.deal, EVENT_KEEP);
+  record.deal = lean(game.dealSeen[seat] || game.deal, EVENT_KEEP);
   record.moves = game.moves.map((recorded) => {
     // a take-back: the match goes back `undo` moves (the person's last and the bots' after it)
     if (recorded.undo) return { undo: recorded.undo };
