@@ -225,12 +225,20 @@ def _check_reach(sent: dict[str, Counter[str]], at_least: int) -> None:
             assert counts["stateful"] > 0, f"{operation}: never in a stateful chain"
 
 
+#: Hypothesis warns when the text of a generated case is large (a request that carries a
+#: whole game's options and a long state token is): a note about its own reports, not a
+#: finding about the service.
+LARGE_REPR = "ignore:Generating overly large repr"
+
+
+@pytest.mark.filterwarnings(LARGE_REPR)
 def test_every_check_on_every_operation(served: Served) -> None:
     """Bounded: a few dozen requests per operation, in every phase."""
     _check_reach(_run(served, max_examples=DEFAULT_EXAMPLES), at_least=DEFAULT_EXAMPLES)
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings(LARGE_REPR)
 def test_every_check_on_every_operation_at_length(served: Served) -> None:
     """At length: at least SLOW_EXAMPLES requests per operation."""
     _check_reach(_run(served, max_examples=SLOW_EXAMPLES), at_least=SLOW_EXAMPLES)
