@@ -20,11 +20,13 @@ catalogue's own budget: a ruleset's STRONG should cost about what the others' co
 target is a ratio of at most 2.0 (:data:`TARGET_RATIO`); measure the rulesets together,
 since a ratio compares the rulesets of one run. The load average is printed at the start
 and at the end (the machine may be shared: compare figures of one run, or run each side
-several times, alternating).
+several times, alternating). ``--playouts-for ID=N,...`` measures those rulesets at N
+playouts instead of their default: how a budget is set by measurement.
 
 Usage::
 
-    python bench/bots.py [--hands 16] [--rulesets a,b] [--players N] [--json]
+    python bench/bots.py [--hands 16] [--rulesets a,b] [--players N]
+                         [--playouts-for ID=N,...] [--json]
 """
 
 from __future__ import annotations
@@ -89,7 +91,11 @@ def nearest_rank(values: list[float], fraction: float) -> float:
     return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
 
 
-def measure(ruleset_ids: list[str], hands: int, players: int) -> dict[str, Any]:
+def measure(
+    ruleset_ids: list[str], hands: int, players: int, budgets: dict[str, int] | None = None
+) -> dict[str, Any]:
+    """Each ruleset's STRONG cost at its default playouts, or at ``budgets[id]``."""
+    budgets = budgets or {}
     service = RulesService()
     tables = {rid: table_size(rules.get(rid), players) for rid in ruleset_ids}
     positions: dict[str, list[pb.SuggestMoveRequest]] = {}
@@ -97,6 +103,9 @@ def measure(ruleset_ids: list[str], hands: int, players: int) -> dict[str, Any]:
         positions[rid] = []
         for n in range(hands):
             positions[rid] += hand_positions(service, rid, tables[rid], f"bots/{rid}/{n}")
+        if rid in budgets:
+            for request in positions[rid]:
+                request.playouts = budgets[rid]
         # once untimed, on a hand of its own: what a process pays once
         for request in hand_positions(service, rid, tables[rid], f"bots/{rid}/warm-up")[:1]:
             service.SuggestMove(request)
@@ -119,7 +128,7 @@ def measure(ruleset_ids: list[str], hands: int, players: int) -> dict[str, Any]:
         median = statistics.median(costs)
         out[rid] = {
             "players": tables[rid],
-            "playouts": bots.default_playouts(rules.get(rid)),
+            "playouts": budgets.get(rid, bots.default_playouts(rules.get(rid))),
             "positions": len(costs),
             "median_ms": median,
             "p90_ms": nearest_rank(costs, 0.9),
@@ -134,7 +143,8 @@ def measure(ruleset_ids: list[str], hands: int, players: int) -> dict[str, Any]:
 def report(result: dict[str, Any]) -> str:
     lines = [
         f"load average at start: {load_text(result['load_start'])}",
-        "STRONG SuggestMove, default playouts, CPU ms of one core, each position timed once",
+        "STRONG SuggestMove, default playouts (unless --playouts-for), CPU ms of one core,"
+        " each position timed once",
         "",
         f"{'ruleset':<16}{'players':>8}{'playouts':>9}{'positions':>10}"
         f"{'median':>9}{'p90':>9}{'max':>9}{'ratio':>7}  verdict",
@@ -161,6 +171,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=16, help="seeded hands per ruleset (16)")
     parser.add_argument("--rulesets", default="", help="comma-separated ids (every ruleset)")
     parser.add_argument("--players", type=int, default=PLAYERS, help="table size (4)")
+    parser.add_argument(
+        "--playouts-for",
+        default="",
+        help="ID=N,... : measure these rulesets at N playouts rather than their default",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     known = [r.id for r in rules.all_rulesets()]
@@ -170,9 +185,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown rulesets {unknown}; the rulesets are {known}")
     if args.hands < 1:
         parser.error("--hands must be at least 1")
+    budgets: dict[str, int] = {}
+    for item in filter(None, args.playouts_for.split(",")):
+        rid, _, value = item.partition("=")
+        if rid not in known or not value.isdigit() or int(value) < 1:
+            parser.error(f"--playouts-for takes ID=N with a known id and N >= 1, not {item!r}")
+        budgets[rid] = int(value)
     load_start = list(load_average())
     result = {
-        "rulesets": measure(chosen, args.hands, args.players),
+        "rulesets": measure(chosen, args.hands, args.players, budgets),
         "hands": args.hands,
         "load_start": load_start,
         "load_end": list(load_average()),
