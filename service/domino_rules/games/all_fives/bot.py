@@ -62,7 +62,7 @@ class AllFivesBot(GameBot):
     #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
     #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
     #: budget it replaced (``python bench/tournament.py``)
-    playouts = 28
+    playouts = 26
 
     def hands_after(
         self, options: AllFivesOptions, players: int, hand_number: int, totals: list[int]

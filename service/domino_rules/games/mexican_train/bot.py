@@ -46,7 +46,7 @@ class MexicanTrainBot(GameBot):
     #: STRONG's default, set by measurement: a median CPU per suggestion of at most 15 ms
     #: (``python bench/bots.py``) at a win share against GREEDY within noise of the larger
     #: budget it replaced (``python bench/tournament.py``)
-    playouts = 11
+    playouts = 10
 
     def hands_after(
         self, options: MexicanTrainOptions, players: int, hand_number: int, totals: list[int]
