@@ -62,7 +62,12 @@ export interface MatchRecorderInit {
   options?: Options | null | undefined;
   /** `newGame`'s answer: its game id, seed commitment, deal and (for the platform) state. */
   newGame: NewGameResponse;
-  /** The seat whose record this is; omitted, the platform's record. */
+  /**
+   * The seat whose record this is; omitted, the platform's record. `newGame`'s events are
+   * a spectator's: where a deal shows a seat something of its own (a tile drawn in the
+   * hunt for an engine), give seat k's recorder `newGame` with the deal's events as that
+   * seat saw them, `(await client.getView({ state, seat: k })).events`.
+   */
   seat?: number | undefined;
 }
 
