@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import rng
+from .errors import OptionsError
 from .events import Event, EventKind
 from .lines import LaidTile
 from .match import HandEnd, HandResult
@@ -49,6 +50,7 @@ __all__ = [
     "Engine",
     "add_to_hand",
     "blocked",
+    "check_sizes",
     "count",
     "deal_hand",
     "deal_order",
@@ -138,6 +140,20 @@ def player_range(
             break
         most = players
     return MIN_PLAYERS, most
+
+
+def check_sizes(set_tiles: int, set_max_pip: int, hand_size: int, hands: int) -> None:
+    """``[MT-15]`` ``[CF-11]`` the bounds of the options that count tiles and hands, which
+    depend on the set: ``hand_size`` 0 to half the set's tiles, ``hands`` 0 to one per
+    double (N + 1). Otherwise :class:`OptionsError` (``BAD_OPTIONS``)."""
+    if hand_size > set_tiles // 2:
+        raise OptionsError(
+            f"option hand_size must be from 0 to {set_tiles // 2} with this set, not {hand_size}"
+        )
+    if hands > set_max_pip + 1:
+        raise OptionsError(
+            f"option hands must be from 0 to {set_max_pip + 1} with this set, not {hands}"
+        )
 
 
 def hands_in_match(set_max_pip: int, hands: int) -> int:

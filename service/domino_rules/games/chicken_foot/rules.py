@@ -300,17 +300,9 @@ class ChickenFoot(Ruleset[ChickenFootOptions, ChickenFootHandState]):
             raise OptionsError(f"option set_max_pip must be 6, 9 or 12, not {options.set_max_pip}")
         if options.centre_toes not in (4, 6):
             raise OptionsError(f"option centre_toes must be 4 or 6, not {options.centre_toes}")
-        tiles = len(self.full_set(options))
-        if options.hand_size > tiles // 2:
-            raise OptionsError(
-                f"option hand_size must be from 0 to {tiles // 2} with this set, "
-                f"not {options.hand_size}"
-            )
-        if options.hands > options.set_max_pip + 1:
-            raise OptionsError(
-                f"option hands must be from 0 to {options.set_max_pip + 1} with this set, "
-                f"not {options.hands}"
-            )
+        trains.check_sizes(
+            len(self.full_set(options)), options.set_max_pip, options.hand_size, options.hands
+        )
 
     def max_players(self, options: ChickenFootOptions) -> int:
         return self.player_range(options)[1]

@@ -315,17 +315,9 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
         # [MT-15] the bounds that depend on the set
         if options.set_max_pip not in SETS:
             raise OptionsError(f"option set_max_pip must be 9, 12 or 15, not {options.set_max_pip}")
-        tiles = len(self.full_set(options))
-        if options.hand_size > tiles // 2:
-            raise OptionsError(
-                f"option hand_size must be from 0 to {tiles // 2} with this set, "
-                f"not {options.hand_size}"
-            )
-        if options.hands > options.set_max_pip + 1:
-            raise OptionsError(
-                f"option hands must be from 0 to {options.set_max_pip + 1} with this set, "
-                f"not {options.hands}"
-            )
+        trains.check_sizes(
+            len(self.full_set(options)), options.set_max_pip, options.hand_size, options.hands
+        )
 
     def max_players(self, options: MexicanTrainOptions) -> int:
         return self.player_range(options)[1]
