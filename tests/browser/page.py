@@ -333,3 +333,10 @@ class Playground:
             by_impact.setdefault(str(impact), []).append(str(rule))
         assert "error" not in by_impact, by_impact
         return by_impact
+
+    def axe_clean(self, script: str, report: list[str], name: str) -> None:
+        """Hold the page to axe-core's every rule (:meth:`axe`): add ``name``'s count of
+        violations to ``report``, and fail naming them when there is any."""
+        found = self.axe(script)
+        report.append(f"{name}: {sum(len(v) for v in found.values())} violations")
+        assert not found, f"{name}: axe-core finds {found}"

@@ -186,12 +186,6 @@ def make_a_move(page: Playground, rng: random.Random) -> dict[str, Any]:
     return move
 
 
-def record_axe(page: Playground, script: str, report: list[str], name: str) -> None:
-    found = page.axe(script)
-    report.append(f"{name}: {sum(len(v) for v in found.values())} violations")
-    assert not found, f"{name}: axe-core finds {found}"
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_two_people_and_two_bots_play_a_partnership_to_the_end(
     browser: Chrome,
@@ -215,7 +209,7 @@ def test_two_people_and_two_bots_play_a_partnership_to_the_end(
             seat = check_pass_screen(page, servers, f"pass screen {passes}")
             if passes == 1:
                 page.screenshot(artifacts / f"pass-{size}.png")
-                record_axe(page, axe_script, axe_report, f"{size} pass screen")
+                page.axe_clean(axe_script, axe_report, f"{size} pass screen")
             if passes == 2 and not reloaded["pass"]:
                 reloaded["pass"] = True
                 browser.refresh()
@@ -242,7 +236,7 @@ def test_two_people_and_two_bots_play_a_partnership_to_the_end(
             continue
         if moves == 4:
             page.screenshot(artifacts / f"pass-sides-{size}.png")
-            record_axe(page, axe_script, axe_report, f"{size} pass-and-play, a person's turn")
+            page.axe_clean(axe_script, axe_report, f"{size} pass-and-play, a person's turn")
         move = make_a_move(page, rng)
         last_person = None if move["kind"] == "NEXT_HAND" else seat
         moves += 1
@@ -346,7 +340,7 @@ def test_a_reload_while_a_bot_plays_keeps_every_hand_hidden(
     assert "Seat 1 (Random bot) is thinking" in page.by_id("turn").text
     found = browser.execute_script(TILES_IN_PAGE)
     assert found["named"] == [] and found["hand"] == 0 and found["log"] == 0, found
-    record_axe(page, axe_script, axe_report, "phone pass screen while a bot plays")
+    page.axe_clean(axe_script, axe_report, "phone pass screen while a bot plays")
     assert await_turn(page, ("", "")) == "pass"
     assert check_pass_screen(page, servers, "after the bot's move") == 2
     assert page.severe_console_messages() == []
@@ -384,7 +378,7 @@ def test_the_setup_seats_people_and_bots(
     width = browser.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], f"the form scrolls sideways: {width}"
     page.screenshot(artifacts / "pass-setup-phone.png")
-    record_axe(page, axe_script, axe_report, "phone setup, who plays each seat")
+    page.axe_clean(axe_script, axe_report, "phone setup, who plays each seat")
 
     for seat in (2, 3):
         Select(page.by_id(f"who-{seat}")).select_by_value("GREEDY")

@@ -80,12 +80,6 @@ def check_ending(page: Playground, servers: Servers, what: str) -> str:
     return turn
 
 
-def record_axe(page: Playground, script: str, report: list[str], name: str) -> None:
-    found = page.axe(script)
-    report.append(f"{name}: {sum(len(v) for v in found.values())} violations")
-    assert not found, f"{name}: axe-core finds {found}"
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_partnership_shows_its_sides_scores_and_winners(
     browser: Chrome,
@@ -109,7 +103,7 @@ def test_a_partnership_shows_its_sides_scores_and_winners(
             banners.append(check_ending(page, servers, "hand"))
         if moves == 4:
             page.screenshot(artifacts / f"sides-{size}.png")
-            record_axe(page, axe_script, axe_report, f"{size} partnership block mid-match")
+            page.axe_clean(axe_script, axe_report, f"{size} partnership block mid-match")
         buttons = page.move_buttons()
         assert buttons, "the person is to act, and no move is offered"
         choice = rng.choice(buttons)
@@ -125,6 +119,6 @@ def test_a_partnership_shows_its_sides_scores_and_winners(
     check_scores(page, servers)
     banners.append(check_ending(page, servers, "match"))
     page.screenshot(artifacts / f"sides-{size}-over.png")
-    record_axe(page, axe_script, axe_report, f"{size} partnership block match over")
+    page.axe_clean(axe_script, axe_report, f"{size} partnership block match over")
     assert page.severe_console_messages() == []
     print(f"{size}: {moves} moves, {hands + 1} hands; " + json.dumps(banners[-2:]))

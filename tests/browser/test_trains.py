@@ -229,12 +229,6 @@ def choose(
         rng.choice(choices).click()
 
 
-def axe_clean(page: Playground, script: str, report: list[str], name: str) -> None:
-    found = page.axe(script)
-    report.append(f"{name}: {sum(len(v) for v in found.values())} violations")
-    assert not found, f"{name}: axe-core finds {found}"
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("ruleset", list(GAMES))
 def test_a_match_of_each_trains_game_is_played_to_its_end(
@@ -270,7 +264,7 @@ def test_a_match_of_each_trains_game_is_played_to_its_end(
                     page.screenshot(artifacts / f"{shot}_{size}.png")
                 if not axed and laid >= 6:
                     axed = True
-                    axe_clean(page, axe_script, axe_report, f"{size} {ruleset} mid-match")
+                    page.axe_clean(axe_script, axe_report, f"{size} {ruleset} mid-match")
                 choose(page, rng, view, ruleset, where)
             else:
                 page.move_buttons()[0].click()
@@ -290,7 +284,7 @@ def test_a_match_of_each_trains_game_is_played_to_its_end(
             lambda d: page.by_id("seed-check").get_attribute("data-verified"), "the seed check"
         )
         assert not DEVELOPER.findall(page.by_id("result").text)
-        axe_clean(page, axe_script, axe_report, f"{size} {ruleset} match over")
+        page.axe_clean(axe_script, axe_report, f"{size} {ruleset} match over")
         page.screenshot(artifacts / f"{shot}_{size}-match-over.png")
         assert page.severe_console_messages() == []
         print(f"{size} {ruleset}: {turns} turns, at most {most} tiles laid, {len(labels)} labels")
@@ -324,7 +318,7 @@ def test_eight_trains_fit_a_phone(
                 most = laid
                 page.screenshot(artifacts / "trains_8_390.png")
             if turns == 6:
-                axe_clean(page, axe_script, axe_report, "390 mexican_train 8 players")
+                page.axe_clean(axe_script, axe_report, "390 mexican_train 8 players")
             choose(page, rng, view, "mexican_train", where)
             turns += 1
         assert turns >= 6, f"only {turns} turns of the person's were seen"
@@ -359,5 +353,5 @@ def test_start_is_on_a_phones_first_screen(
     )
     print(f"390x844 {ruleset}: Start at y = {top:.0f}..{bottom:.0f}")
     assert scrolled == 0 and top >= 0 and bottom <= min(height, START_BOTTOM), (top, bottom)
-    axe_clean(page, axe_script, axe_report, f"390 {ruleset} start page")
+    page.axe_clean(axe_script, axe_report, f"390 {ruleset} start page")
     assert page.severe_console_messages() == []
