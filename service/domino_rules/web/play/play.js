@@ -294,12 +294,15 @@ function chooseRuleset() {
 // ------------------------------------------------------------------ profiles
 //
 // A ruleset may name sets of options (`profiles` in the catalogue: a variant as a book or
-// a club plays it). The form offers them in "Rules variant", the first chosen at first;
-// choosing one sets every option as it says (an option it leaves unset at its default),
-// and the options can still be changed under it: the variant shown is then the one the
-// options match, or "Your own options".
+// a club plays it). The form offers them in "Rules variant", the one that plays the
+// ruleset's default options chosen at first (or, where no profile does, "The standard
+// rules", every option at its default); choosing one sets every option as it says (an
+// option it leaves unset at its default), and the options can still be changed under it:
+// the variant shown is then the one the options match, or "Your own options".
 
 const CUSTOM = "";
+/** "The standard rules": every option at its default, where no profile plays them. */
+const STANDARD = "-standard";
 
 /** The value a profile gives an option, as the form writes it ("true", "NONE", "61"). */
 function profileValue(info, profile, option) {
@@ -330,10 +333,21 @@ function matchingProfile(info, options, prefer) {
   return profiles.find((p) => p.id === prefer && same(p)) || profiles.find(same) || null;
 }
 
+/** Whether the options (as readOptions gives them) are every option at its default. */
+function allDefaults(info, options) {
+  return info.options.every((option) => {
+    const value = options[option.name];
+    return value === undefined || String(value) === option.default;
+  });
+}
+
 function addProfiles(info) {
   const profiles = info.profiles || [];
   if (!profiles.length) return;
+  // where no profile plays the defaults, the standard rules come first
+  const standard = matchingProfile(info, {}, "") ? [] : [h("option", { value: STANDARD, text: "The standard rules" })];
   const select = h("select", { id: "profile", "aria-describedby": "profile-help" },
+    ...standard,
     ...profiles.map((p) => h("option", { value: p.id, text: p.name })),
     h("option", { value: CUSTOM, text: "Your own options (under More options)" }));
   const help = h("small", { id: "profile-help", class: "muted" });
@@ -341,7 +355,7 @@ function addProfiles(info) {
     h("div", { class: "field profile" }, h("label", { for: "profile", text: "Rules variant" }), select, help),
   );
   const wanted = params.get("profile");
-  select.value = profiles.some((p) => p.id === wanted) ? wanted : profiles[0].id;
+  select.value = profiles.some((p) => p.id === wanted) ? wanted : (matchingProfile(info, {}, "") || { id: STANDARD }).id;
   select.addEventListener("change", () => {
     applyProfile();
     fillPlayers();
@@ -355,11 +369,11 @@ function applyProfile() {
   const select = $("profile");
   if (!info || !select) return;
   const profile = (info.profiles || []).find((p) => p.id === select.value);
-  if (profile) {
+  if (profile || select.value === STANDARD) {
     for (const input of ui.options.querySelectorAll("[data-option]")) {
       const option = info.options.find((o) => o.name === input.dataset.option);
       if (!option) continue;
-      setField(input, option, profileValue(info, profile, option));
+      setField(input, option, profile ? profileValue(info, profile, option) : option.default);
     }
   }
   describeProfile();
@@ -374,7 +388,8 @@ function syncProfile() {
   const options = {};
   for (const input of ui.options.querySelectorAll("[data-option]")) options[input.dataset.option] = formValue(input);
   const found = matchingProfile(info, options, select.value);
-  select.value = found ? found.id : CUSTOM;
+  const standard = !found && allDefaults(info, options) && select.querySelector(`option[value="${STANDARD}"]`);
+  select.value = found ? found.id : standard ? STANDARD : CUSTOM;
   describeProfile();
 }
 
@@ -384,7 +399,11 @@ function describeProfile() {
   const help = $("profile-help");
   if (!info || !select || !help) return;
   const profile = (info.profiles || []).find((p) => p.id === select.value);
-  help.textContent = profile ? profile.description : "The options under More options match none of the variants.";
+  help.textContent = profile
+    ? profile.description
+    : select.value === STANDARD
+      ? "The game as the rulebook gives it, every option at its usual value."
+      : "The options under More options match none of the variants.";
 }
 
 /** The most players the options allow: a `set_max_pip` option grows the set (3 tiles a seat). */

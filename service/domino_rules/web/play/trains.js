@@ -395,7 +395,7 @@ export function trainLayouts(ctx) {
         h("p", { class: "foot-title" }, h("strong", { text: title }), isPending ? h("span", { class: "owed-note", text: " · every play goes here now" }) : null),
         h("ol", { class: "arms", "aria-label": title }, ...items)));
     }
-    main.push(h("ol", { class: "feet", "aria-label": "The centre and the feet, each with its arms" }, ...groups));
+    main.push(h("ol", { class: `feet${tight() ? " squeezed" : ""}`, "aria-label": "The centre and the feet, each with its arms" }, ...groups));
     const more = (elided || hidden || compact()) && allRows.some((r) => r.tiles.length) ? [wholeLayout(allRows)] : [];
     return { main, more };
   }
