@@ -254,6 +254,12 @@ class Playground:
             assert self.driver.save_screenshot(str(path)), path
         finally:
             self.driver.set_window_size(size["width"], size["height"])
+            # the page redraws its table 150 ms after a resize: a click before then could
+            # land on a layout about to move
+            self.driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "setTimeout(() => requestAnimationFrame(() => done()), 300);"
+            )
 
     def severe_console_messages(self) -> list[str]:
         """The page's errors in the console since the last call (failed loads, exceptions)."""
