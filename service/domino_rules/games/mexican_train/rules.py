@@ -29,7 +29,9 @@ Decisions where RULES.md leaves a case open (each has a test):
   dead (it could never be satisfied), as any double.
 * A seat dealt only the engine (``FROM_HAND``) has not gone out by placing it: placing
   the engine is not laying a tile. It plays first with an empty hand, and draws.
-* A ``BONUS_TURN`` is never given for a double that ends the hand (a seat's last tile).
+* A ``BONUS_TURN`` is never given for a double that ends the hand (a seat's last tile);
+  the finished hand's ``pending`` still lists that double, unsatisfied (``[MT-9]``,
+  ``[MT-11]``), and binding, as the hand's end ends the turn.
 * A ``DRAW`` or ``PASS`` that ends a follow-up puts the seat's marker up, as any turn
   that ends without its tile (``[MT-6]``), and the doubles of the turn then bind.
 * The hand's explanation names the seat that went out, or the seats with the lowest
@@ -468,8 +470,11 @@ class MexicanTrain(Ruleset[MexicanTrainOptions, MexicanTrainHandState]):
                     binding -= 1
             pending = kept
         in_opening = seat in state.opening
-        double_waits = tile.is_double and bool(live >> number & 1) and bool(hand)
-        if double_waits:
+        # [MT-9] a double stays unsatisfied until a tile is laid after it, even the seat's
+        # last, which ends the hand ([MT-11]) with no follow-up: it binds as the turn ends
+        unsatisfied = tile.is_double and bool(live >> number & 1)
+        double_waits = unsatisfied and bool(hand)
+        if unsatisfied:
             pending.append(train)
             if match.options.follow_up is _ON_DOUBLE and not in_opening:
                 binding = len(pending)  # [MT-9] ON_DOUBLE: it binds at once

@@ -1,0 +1,1 @@
+"""Reference implementations of games, written from RULES.md alone, for the oracle tests."""
