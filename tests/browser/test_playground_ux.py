@@ -273,15 +273,6 @@ def test_everything_to_act_on_is_on_screen_on_every_turn_then_a_rematch(
 ) -> None:
     size, driver = sized
     phone = size == "phone"
-    if phone and match.ruleset == "chicken_foot":
-        # a known defect, kept visible: strict, so the day it is fixed this fails until
-        # the mark goes
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="on a phone, a finished Chicken Foot layout pushes Rematch below the window",
-            )
-        )
     page = Playground(driver, f"{servers.http_base}/play?delay=0")
     page.set_up(match)
     rng = random.Random(match.seed)  # the moves test_playground makes: two hands at least

@@ -1698,16 +1698,42 @@ function renderPass() {
 }
 
 /** Where the hand or its moves end below the window (the page at its top), draw the
- * table smaller until they fit, as far as it goes. */
+ * table smaller until they fit, as far as it goes; then, where the hand still wraps to a
+ * second row below the window (ten tiles on a phone), its tiles smaller, to one row. */
 function fitTheWindow() {
   const bottom = () => Math.max(ui.hand.getBoundingClientRect().bottom, ui.actions.getBoundingClientRect().bottom) + window.scrollY;
   const most = (LAYOUTS[layout()] || {}).squeezes || 2;
   squeeze = 0;
+  sizeTheHand(handSize());
   while (squeeze < most && bottom() > window.innerHeight) {
     squeeze += 1;
     renderLastMove();
     renderTable();
   }
+  if (bottom() > window.innerHeight) sizeTheHand(oneRowSize());
+}
+
+/** The tiles of the hand drawn at `size` (their buttons kept: the person may be pressing
+ * one). */
+function sizeTheHand(size) {
+  for (const svg of ui.hand.querySelectorAll("svg.tile-svg")) {
+    svg.setAttribute("width", String(size));
+    svg.setAttribute("height", String(2 * size));
+  }
+}
+
+/** The largest tile (no larger than the hand's own, nor smaller than SMALLEST_HAND_TILE)
+ * with which the hand lies in one row. */
+const SMALLEST_HAND_TILE = 22;
+function oneRowSize() {
+  const tiles = [...ui.hand.children];
+  const size = handSize();
+  if (tiles.length < 2 || tiles.at(-1).getBoundingClientRect().top === tiles[0].getBoundingClientRect().top) return size;
+  // a tile's padding and border (a button's and an idle tile's may differ)
+  const around = Math.max(...tiles.map((t) => t.getBoundingClientRect().width - size));
+  const gap = parseFloat(getComputedStyle(ui.hand).columnGap) || 0;
+  const fits = Math.floor((ui.hand.clientWidth + gap) / tiles.length - gap - around);
+  return Math.max(SMALLEST_HAND_TILE, Math.min(size, fits));
 }
 
 /** The tiles laid last slide onto the table (from the hand, for the person's own), unless

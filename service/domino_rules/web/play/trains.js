@@ -49,9 +49,11 @@ export function trainLayouts(ctx) {
 
   const live = () => ctx.live();
   const tight = () => live() && ctx.squeeze() >= 3;
-  /** Squeezed thrice while the person is to act: what they cannot lay on is told in words. */
+  /** Squeezed thrice while the person is to act, or once the match is over (when Rematch
+   * must stay in the window): what they cannot lay on is told in words, and the whole
+   * layout is drawn below, under "The whole layout". */
   const briefly = () => live() && ctx.squeeze() >= 3
-    && (scene().view.legal_moves || []).some((m) => m.seat === scene().seat);
+    && (scene().status === "MATCH_OVER" || (scene().view.legal_moves || []).some((m) => m.seat === scene().seat));
   const compact = () => live() && ctx.squeeze() >= 1;
 
   // ---------------------------------------------------------------- a row of tiles
