@@ -11,7 +11,8 @@
   words, and no event is told in developer notation;
 - axe-core finds no violation mid-match and at the match's end;
 - an eight-player Mexican Train table (nine trains) fits a phone with no sideways scroll;
-- with either game chosen, Start lies on a phone's first screen.
+- with either game chosen, Start lies on a phone's first screen;
+- a hand that ends on a double, in the record viewer, asks nobody to satisfy it.
 
 Screenshots go to the directory the ``artifacts`` fixture prints: ``trains_390.png``,
 ``trains_1280.png``, ``feet_390.png``, ``feet_1280.png`` (the turn with the most tiles on
@@ -29,7 +30,13 @@ from typing import Any
 
 import pytest
 from selenium.webdriver import Chrome
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from domino_rules import records, rules
+from domino_rules.api import RulesService
+from domino_rules.state.codec import options_to_pb
+from domino_rules.v1 import domino_rules_pb2 as pb
 
 from ..support.servers import Servers
 from .page import Match, Playground, post, set_viewport
@@ -364,4 +371,75 @@ def test_start_is_on_a_phones_first_screen(
     print(f"390x844 {ruleset}: Start at y = {top:.0f}..{bottom:.0f}")
     assert scrolled == 0 and top >= 0 and bottom <= min(height, START_BOTTOM), (top, bottom)
     page.axe_clean(axe_script, axe_report, f"390 {ruleset} start page")
+    assert page.severe_console_messages() == []
+
+
+def ended_on_a_double() -> pb.MatchRecord:
+    """A two-player double-9 hand of Mexican Train whose last tile is a double, laid on a
+    train where its number is live: left unsatisfied ([MT-11]), so the finished hand's
+    ``pending`` still lists it ([MT-14]). Recorded as seat 0 saw it, seed revealed."""
+    service = RulesService()
+    ruleset = rules.get("mexican_train")
+    options = options_to_pb(ruleset, ruleset.make_options({"set_max_pip": 9, "hands": 1}))
+    for attempt in range(200):
+        new = service.NewGame(
+            pb.NewGameRequest(
+                ruleset="mexican_train", players=2, options=options, seed=f"last double {attempt}"
+            )
+        )
+        record = pb.MatchRecord(
+            format=1,
+            ruleset="mexican_train",
+            players=2,
+            options=options,
+            game_id=new.game_id,
+            seed_commitment=new.seed_commitment,
+            viewpoint=pb.MatchRecord.SEAT,
+            seat=0,
+        )
+        seen = service.GetView(pb.GetViewRequest(state=new.state, seat=0))
+        record.deal.extend(seen.events)
+        chooser, state = random.Random(attempt), new.state
+        while (legal := service.GetLegalMoves(pb.GetLegalMovesRequest(state=state))).moves:
+            move = chooser.choice(list(legal.moves))
+            state = service.ApplyMove(pb.ApplyMoveRequest(state=state, move=move)).state
+            seen = service.GetView(pb.GetViewRequest(state=state, seat=0))
+            recorded = record.moves.add(move=move)
+            recorded.events.extend(seen.events)
+            recorded.match_points.extend(seen.match_points)
+        if seen.mexican_train.pending:
+            record.seed = service.GetScore(pb.GetScoreRequest(state=state)).seed
+            return record
+    raise AssertionError("no hand of 200 ended on an unsatisfied double")
+
+
+def test_a_hand_that_ends_on_a_double_asks_nobody_to_satisfy_it(
+    browser: Chrome, servers: Servers, tmp_path: Path
+) -> None:
+    """[MT-11] a seat may go out on a double, which is left unsatisfied: the record viewer's
+    table at the match's end names the double on its train, and asks nobody to satisfy it
+    (the hand is over)."""
+    needs(servers, "mexican_train")
+    set_viewport(browser, *SIZES["1280"])
+    record = ended_on_a_double()
+    status, answer = post(servers, "/v1/records:replay", {"record": records.to_json(record)})
+    assert status == 200 and answer["verdict"] == "VALID", answer
+    path = tmp_path / "ended-on-a-double.record.json"
+    path.write_text(json.dumps(records.to_json(record)))
+    page = fresh_page(browser, f"{servers.http_base}/play")
+    page.open_record(path)
+    assert page.by_id("replay").get_attribute("data-verdict") == "VALID"
+    page.by_id("replay-last").click()
+    page.wait(lambda _: page.replay_step() == len(record.moves), "the last step")
+    last = record.moves[-1].move
+    table = page.by_id("replay-table")
+    double = re.compile(rf"\b{last.tile.high}-{last.tile.low}\b")
+    rows = [
+        str(row.get_attribute("aria-label"))
+        for row in table.find_elements(By.CSS_SELECTOR, ".train-tiles[aria-label]")
+    ]
+    assert any(double.search(row) for row in rows), rows
+    text = table.text.lower()
+    assert "satisfy" not in text, text
+    assert not table.find_elements(By.CSS_SELECTOR, ".owed, .owed-line, .owed-note")
     assert page.severe_console_messages() == []

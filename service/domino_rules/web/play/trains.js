@@ -156,7 +156,8 @@ export function trainLayouts(ctx) {
     const { players, seat, status, toAct } = scene();
     const trains = table.trains || [];
     const plays = playsByTrain();
-    const owed = owedWords(table);
+    // a hand over leaves no double to satisfy (the last tile may have been one: [MT-11])
+    const owed = status === "IN_PROGRESS" ? owedWords(table) : [];
     const engine = table.engine;
     const main = [h("h3", { class: `table-title${compact() ? " visually-hidden" : ""}`, text: "The trains" })];
     const facts = [];
@@ -164,18 +165,18 @@ export function trainLayouts(ctx) {
     facts.push(`Boneyard: ${plural(view.stock, "tile")}`);
     main.push(h("p", { class: "facts", text: facts.join(" · ") }));
     const binding = owed.find((o) => o.binding);
-    if (binding && status === "IN_PROGRESS") {
+    if (binding) {
       const later = owed.filter((o) => o !== binding && o.binding);
       const then = later.length ? ` Then ${listWords(later.map((o) => o.words))}, in that order.` : "";
       const rule = tight() ? `only a ${doubleNumber(table, binding.train)}, only there` : `until it is, the only tile anyone may lay is one with a ${doubleNumber(table, binding.train)}, there`;
       main.push(h("p", { class: "owed-line", text: `Satisfy ${binding.words}: ${rule}.${then}` }));
     } else if (tight()) {
       // squeezed thrice: a double not binding yet is said on its train's row only
-    } else if (owed.length && status === "IN_PROGRESS" && (table.opening || []).length) {
+    } else if (owed.length && (table.opening || []).length) {
       // [MT-10] doubles laid in the opening round bind nobody until it is over
       const one = owed.length === 1;
       main.push(h("p", { class: "owed-line", text: `${capital(listWords(owed.map((o) => o.words)))} ${one ? "waits" : "wait"} to be satisfied: when the opening round is over, ${one ? "it binds" : "they bind"} everyone, oldest first.` }));
-    } else if (owed.length && status === "IN_PROGRESS") {
+    } else if (owed.length) {
       const mine = toAct === seat ? "You laid" : `Seat ${toAct} laid`;
       main.push(h("p", { class: "owed-line", text: `${mine} ${listWords(owed.map((o) => o.words))}: ${toAct === seat ? "you play" : "they play"} again; when the turn ends, the next seat must satisfy it.` }));
     }
