@@ -12,7 +12,8 @@
 - axe-core finds no violation mid-match and at the match's end;
 - an eight-player Mexican Train table (nine trains) fits a phone with no sideways scroll;
 - with either game chosen, Start lies on a phone's first screen;
-- a hand that ends on a double, in the record viewer, asks nobody to satisfy it.
+- a hand that ends on a double, in the record viewer, asks nobody to satisfy it or to
+  finish its foot.
 
 Screenshots go to the directory the ``artifacts`` fixture prints: ``trains_390.png``,
 ``trains_1280.png``, ``feet_390.png``, ``feet_1280.png`` (the turn with the most tiles on
@@ -25,6 +26,7 @@ import json
 import random
 import re
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -374,22 +376,25 @@ def test_start_is_on_a_phones_first_screen(
     assert page.severe_console_messages() == []
 
 
-def ended_on_a_double() -> pb.MatchRecord:
-    """A two-player double-9 hand of Mexican Train whose last tile is a double, laid on a
-    train where its number is live: left unsatisfied ([MT-11]), so the finished hand's
-    ``pending`` still lists it ([MT-14]). Recorded as seat 0 saw it, seed revealed."""
+def ended_on_a_double(
+    ruleset_id: str, owed: Callable[[pb.GetViewResponse], bool]
+) -> pb.MatchRecord:
+    """A two-player double-9 hand of ``ruleset_id`` that a seat ends by laying a double
+    that the finished table still holds ``owed`` (Mexican Train: a double left unsatisfied,
+    [MT-11], so still ``pending`` [MT-14]; Chicken Foot: a foot whose toes are still to
+    lay, the ``pending_foot``). Recorded as seat 0 saw it, the seed revealed."""
     service = RulesService()
-    ruleset = rules.get("mexican_train")
+    ruleset = rules.get(ruleset_id)
     options = options_to_pb(ruleset, ruleset.make_options({"set_max_pip": 9, "hands": 1}))
-    for attempt in range(200):
+    for attempt in range(300):
         new = service.NewGame(
             pb.NewGameRequest(
-                ruleset="mexican_train", players=2, options=options, seed=f"last double {attempt}"
+                ruleset=ruleset_id, players=2, options=options, seed=f"last double {attempt}"
             )
         )
         record = pb.MatchRecord(
             format=1,
-            ruleset="mexican_train",
+            ruleset=ruleset_id,
             players=2,
             options=options,
             game_id=new.game_id,
@@ -407,24 +412,36 @@ def ended_on_a_double() -> pb.MatchRecord:
             recorded = record.moves.add(move=move)
             recorded.events.extend(seen.events)
             recorded.match_points.extend(seen.match_points)
-        if seen.mexican_train.pending:
+        last = record.moves[-1].move
+        if last.tile.high == last.tile.low and owed(seen):
             record.seed = service.GetScore(pb.GetScoreRequest(state=state)).seed
             return record
-    raise AssertionError("no hand of 200 ended on an unsatisfied double")
+    raise AssertionError(f"no {ruleset_id} hand of 300 ended on a double still owed")
 
 
+#: Whether a finished table still holds the double a hand ended on as owed.
+OWED: dict[str, Callable[[pb.GetViewResponse], bool]] = {
+    "mexican_train": lambda view: bool(view.mexican_train.pending),
+    "chicken_foot": lambda view: (
+        len(view.chicken_foot.feet) > 1
+        and view.chicken_foot.pending_foot == len(view.chicken_foot.feet) - 1
+    ),
+}
+
+
+@pytest.mark.parametrize("ruleset", list(GAMES))
 def test_a_hand_that_ends_on_a_double_asks_nobody_to_satisfy_it(
-    browser: Chrome, servers: Servers, tmp_path: Path
+    browser: Chrome, servers: Servers, tmp_path: Path, ruleset: str
 ) -> None:
-    """[MT-11] a seat may go out on a double, which is left unsatisfied: the record viewer's
-    table at the match's end names the double on its train, and asks nobody to satisfy it
-    (the hand is over)."""
-    needs(servers, "mexican_train")
+    """[MT-11] [CF-7] a seat may go out on a double: the record viewer's table at the
+    match's end names the double on its train or arm, and asks nobody to satisfy it or
+    to finish its foot (the hand is over)."""
+    needs(servers, ruleset)
     set_viewport(browser, *SIZES["1280"])
-    record = ended_on_a_double()
+    record = ended_on_a_double(ruleset, OWED[ruleset])
     status, answer = post(servers, "/v1/records:replay", {"record": records.to_json(record)})
     assert status == 200 and answer["verdict"] == "VALID", answer
-    path = tmp_path / "ended-on-a-double.record.json"
+    path = tmp_path / f"{ruleset}-ended-on-a-double.record.json"
     path.write_text(json.dumps(records.to_json(record)))
     page = fresh_page(browser, f"{servers.http_base}/play")
     page.open_record(path)
@@ -440,6 +457,6 @@ def test_a_hand_that_ends_on_a_double_asks_nobody_to_satisfy_it(
     ]
     assert any(double.search(row) for row in rows), rows
     text = table.text.lower()
-    assert "satisfy" not in text, text
-    assert not table.find_elements(By.CSS_SELECTOR, ".owed, .owed-line, .owed-note")
+    assert "satisfy" not in text and "every play goes" not in text, text
+    assert not table.find_elements(By.CSS_SELECTOR, ".owed, .owed-line, .owed-note, .pending")
     assert page.severe_console_messages() == []

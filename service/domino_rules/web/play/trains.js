@@ -359,7 +359,8 @@ export function trainLayouts(ctx) {
     let elided = false;
     const allRows = [];
     for (const foot of feet) {
-      const isPending = table.pending_foot === foot.foot;
+      // a hand over leaves no foot to finish (the last tile may have grown one)
+      const isPending = table.pending_foot === foot.foot && scene().status === "IN_PROGRESS";
       const items = [];
       // squeezed thrice: a foot the person cannot lay on now is one line of words
       const briefFoot = briefly() && !foot.arms.some((a) => plays.has(a.arm));
