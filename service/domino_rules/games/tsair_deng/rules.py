@@ -47,8 +47,9 @@ Decisions where RULES.md leaves a case open (each has a test):
   discards, every score is 0.
 * ``[TD-9]`` the hand has exactly one winner, after the tie-breaks; the lower match
   total is the sum of the points of the hands before this one.
-* ``[TD-10]`` with ``target_score`` there is no cap on the number of hands: the match
-  ends after the first hand at whose end some total is at least ``target_score``.
+* ``[TD-10]`` with ``target_score`` the number of hands is not set by ``hands``: the
+  match ends after the first hand at whose end some total is at least ``target_score``
+  (or at hand 1,000, the bound above).
   Without it, the match ends after hand number ``hands``.
 * Settlement is computed from the totals so far at any moment (the seed notes that
   paying after each hand gives the same result); hands carry no settlement of their
