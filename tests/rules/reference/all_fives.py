@@ -19,10 +19,11 @@ for the harness to check the service's deal and that draws come from the boneyar
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .stream import below, shuffled
 
 Pair = tuple[int, int]
 RefMove = tuple[str, Pair | None, str | None]
@@ -140,48 +141,6 @@ def check_players(opts: Mapping[str, Any], players: int) -> None:
 
 
 # ------------------------------------------------------------------ the lot
-
-
-class Stream:
-    """docs/rules.md "Randomness" (README "Checkable deals"): the byte stream of a label,
-    ``SHA-256(seed 0x00 label 0x00 counter)`` for counter 0, 1, ... (8 bytes, big-endian),
-    the blocks concatenated."""
-
-    def __init__(self, seed: str, label: str) -> None:
-        self.prefix = seed.encode() + b"\0" + label.encode() + b"\0"
-        self.counter = 0
-        self.buffer = b""
-
-    def word(self) -> int:
-        while len(self.buffer) < 4:
-            block = self.prefix + self.counter.to_bytes(8, "big")
-            self.buffer += hashlib.sha256(block).digest()
-            self.counter += 1
-        x, self.buffer = int.from_bytes(self.buffer[:4], "big"), self.buffer[4:]
-        return x
-
-    def below(self, n: int) -> int:
-        """An integer below ``n``: rejection sampling on 4-byte big-endian words."""
-        limit = 2**32 - (2**32 % n)
-        while True:
-            x = self.word()
-            if x < limit:
-                return x % n
-
-
-def below(seed: str, label: str, n: int) -> int:
-    return Stream(seed, label).below(n)
-
-
-def shuffled(seed: str, label: str, tiles: list[Pair]) -> list[Pair]:
-    """Fisher-Yates over the set in ascending order: for i from len-1 down to 1, swap items
-    i and below(i+1)."""
-    items = list(tiles)
-    stream = Stream(seed, label)
-    for i in range(len(items) - 1, 0, -1):
-        j = stream.below(i + 1)
-        items[i], items[j] = items[j], items[i]
-    return items
 
 
 def deal(opts: Mapping[str, Any], players: int, seed: str, number: int) -> list[list[Pair]]:

@@ -16,10 +16,11 @@ the same way.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .stream import Stream, shuffled
 
 Pair = tuple[int, int]
 RefMove = tuple[str, Pair | None, str | None]
@@ -74,40 +75,6 @@ MILITARY += [(4, 2), (2, 1)]
 def chinese_set() -> list[Pair]:
     """The 32 tiles ascending, by high half then low half, duplicates adjacent."""
     return sorted(CIVIL * 2 + MILITARY)
-
-
-class Stream:
-    """The byte stream of a label: SHA-256(seed 0x00 label 0x00 counter), blocks joined."""
-
-    def __init__(self, seed: str, label: str) -> None:
-        self.prefix = seed.encode() + b"\x00" + label.encode() + b"\x00"
-        self.counter = 0
-        self.buffer = b""
-
-    def take(self, n: int) -> bytes:
-        while len(self.buffer) < n:
-            block = self.prefix + self.counter.to_bytes(8, "big")
-            self.buffer += hashlib.sha256(block).digest()
-            self.counter += 1
-        out, self.buffer = self.buffer[:n], self.buffer[n:]
-        return out
-
-    def below(self, n: int) -> int:
-        limit = 2**32 - (2**32 % n)
-        while True:
-            x = int.from_bytes(self.take(4), "big")
-            if x < limit:
-                return x % n
-
-
-def shuffled(seed: str, label: str, tiles: list[Pair]) -> list[Pair]:
-    """Fisher-Yates: for i from len-1 down to 1, swap items i and below(i+1)."""
-    out = list(tiles)
-    stream = Stream(seed, label)
-    for i in range(len(out) - 1, 0, -1):
-        j = stream.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
 
 
 def deal(players: int, seed: str, number: int) -> tuple[list[list[Pair]], list[Pair]]:

@@ -18,10 +18,11 @@ deal, its void deals and that every draw comes from the boneyard's front.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .stream import shuffled
 
 Pair = tuple[int, int]
 RefMove = tuple[str, Pair | None]
@@ -96,40 +97,6 @@ def pips(tiles: list[Pair]) -> int:
 
 
 # ---- the checkable deal (README "Checkable deals") --------------------------------
-
-
-class _Stream:
-    """SHA-256(seed 0x00 label 0x00 counter), counter 8 bytes big-endian, concatenated."""
-
-    def __init__(self, seed: str, label: str) -> None:
-        self.prefix = seed.encode() + b"\0" + label.encode() + b"\0"
-        self.counter = 0
-        self.buffer = b""
-
-    def word(self) -> int:
-        while len(self.buffer) < 4:
-            block = self.prefix + self.counter.to_bytes(8, "big")
-            self.buffer += hashlib.sha256(block).digest()
-            self.counter += 1
-        word, self.buffer = self.buffer[:4], self.buffer[4:]
-        return int.from_bytes(word, "big")
-
-    def below(self, n: int) -> int:
-        limit = 2**32 - (2**32 % n)
-        while True:
-            x = self.word()
-            if x < limit:
-                return x % n
-
-
-def shuffled(seed: str, label: str, tiles: list[Pair]) -> list[Pair]:
-    """Fisher-Yates: for i from len-1 down to 1, swap items i and below(i + 1)."""
-    stream = _Stream(seed, label)
-    out = list(tiles)
-    for i in range(len(out) - 1, 0, -1):
-        j = stream.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
 
 
 def deal(

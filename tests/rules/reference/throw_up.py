@@ -18,10 +18,11 @@ re-deals a hand from the seed the same way.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .stream import Stream
 
 Pair = tuple[int, int]
 RefMove = tuple[str, Pair | None, str | None]
@@ -70,41 +71,10 @@ def is_double(tile: Pair) -> bool:
 # ------------------------------------------------------------------ the documented stream
 
 
-class Stream:
-    """docs/rules.md "Randomness": blocks SHA-256(seed 0 label 0 counter8), 4-byte
-    big-endian words, rejection sampling, Fisher-Yates from the top, a die is 1 + below(6)."""
-
-    def __init__(self, seed: str, label: str) -> None:
-        self.prefix = seed.encode() + b"\x00" + label.encode() + b"\x00"
-        self.counter = 0
-        self.buffer = b""
-
-    def word(self) -> int:
-        while len(self.buffer) < 4:
-            block = self.prefix + self.counter.to_bytes(8, "big")
-            self.buffer += hashlib.sha256(block).digest()
-            self.counter += 1
-        x, self.buffer = int.from_bytes(self.buffer[:4], "big"), self.buffer[4:]
-        return x
-
-    def below(self, n: int) -> int:
-        while True:
-            x = self.word()
-            if x < 2**32 - 2**32 % n:
-                return x % n
-
-    def shuffle(self, items: list[Pair]) -> list[Pair]:
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
-
-
 def throw(seed: str, label: str) -> tuple[int, int, int]:
     """[THR-1] three six-sided dice from one label."""
     s = Stream(seed, label)
-    a, b, c = (1 + s.below(6) for _ in range(3))
+    a, b, c = (s.die() for _ in range(3))
     return a, b, c
 
 

@@ -16,10 +16,11 @@ re-deals them from the seed, to be compared.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .stream import Stream, shuffled
 
 Pair = tuple[int, int]
 RefMove = tuple[str, Pair | None, int | None]
@@ -96,40 +97,13 @@ def hand_size(tile_set: str, players: int) -> int:
     return {2: 14, 3: 9, 4: 7}[players]
 
 
-class Stream:
-    """Common ground "Randomness", as DESIGN.md and README "Checkable deals" document it:
-    the blocks ``SHA-256(seed 0x00 label 0x00 counter)`` (counter: 8 bytes big-endian,
-    from 0), concatenated; an integer below ``n`` is a 4-byte big-endian word, rejected
-    unless below ``2**32 - 2**32 % n``, taken mod ``n``."""
-
-    def __init__(self, seed: str, label: str) -> None:
-        self.prefix = seed.encode() + b"\0" + label.encode() + b"\0"
-        self.counter = 0
-        self.buffer = b""
-
-    def below(self, n: int) -> int:
-        limit = 2**32 - (2**32 % n)
-        while True:
-            while len(self.buffer) < 4:
-                block = self.prefix + self.counter.to_bytes(8, "big")
-                self.buffer += hashlib.sha256(block).digest()
-                self.counter += 1
-            x, self.buffer = int.from_bytes(self.buffer[:4], "big"), self.buffer[4:]
-            if x < limit:
-                return x % n
-
-
 def deal(
     tile_set: str, players: int, seed: str, number: int
 ) -> tuple[list[list[Pair]], list[Pair]]:
     """[TD-2] hand ``number``'s deal (docs/rules.md "The deal"): the set in ascending order,
     Fisher-Yates shuffled with label ``deal/<number>/0``; seat ``s`` takes ``k`` tiles from
     position ``k*s`` on; the rest lie aside. Returns the sorted hands and the tiles aside."""
-    items = full_set(tile_set)
-    stream = Stream(seed, f"deal/{number}/0")
-    for i in range(len(items) - 1, 0, -1):
-        j = stream.below(i + 1)
-        items[i], items[j] = items[j], items[i]
+    items = shuffled(seed, f"deal/{number}/0", full_set(tile_set))
     k = hand_size(tile_set, players)
     hands = [sorted(items[k * s : k * s + k]) for s in range(players)]
     return hands, sorted(items[k * players :])
