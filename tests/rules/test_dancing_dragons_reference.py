@@ -35,7 +35,6 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -50,6 +49,7 @@ from domino_rules.rules.errors import (
 from domino_rules.rules.moves import End
 from domino_rules.rules.registry import get
 
+from .lockstep import Mismatch, Tally, pair
 from .reference import dancing_dragons as ref
 
 RULES = get("dancing_dragons")
@@ -61,37 +61,12 @@ QUICK = 100
 SLOW = 1_000
 
 
-def pair(tile: Tile) -> ref.Pair:
-    return (tile.high, tile.low)
-
-
 def key(move: Move) -> ref.RefMove:
     return (
         move.kind.name,
         None if move.tile is None else pair(move.tile),
         None if move.end is None else move.end.name,
     )
-
-
-@dataclass
-class Tally:
-    matches: int = 0
-    hands: int = 0
-    moves: int = 0
-    sets: int = 0
-    sets_equal: int = 0
-    kinds: Counter[str] = field(default_factory=Counter)
-
-    def line(self, name: str) -> str:
-        seen = ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items()))
-        return (
-            f"{name}: {self.matches} matches, {self.hands} hands, {self.moves} moves compared, "
-            f"legal-move sets equal {self.sets_equal} of {self.sets}; seen: {seen}"
-        )
-
-
-class Mismatch(AssertionError):
-    pass
 
 
 class Lockstep:

@@ -36,16 +36,17 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from domino_rules.rules import EventKind, Match, Move, MoveKind, Status, Tile
+from domino_rules.rules import EventKind, Match, Move, MoveKind, Status
 from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
 from domino_rules.rules.moves import End
 from domino_rules.rules.registry import get
 
+from .lockstep import Mismatch, Tally, pair
 from .reference import one_arm_joe as ref
 
 RULES = get("one_arm_joe")
@@ -58,33 +59,8 @@ QUICK = 300
 SLOW = 3_000
 
 
-def pair(tile: Tile) -> ref.Pair:
-    return (tile.high, tile.low)
-
-
 def key(move: Move) -> ref.RefMove:
     return (move.kind.name, None if move.tile is None else pair(move.tile))
-
-
-@dataclass
-class Tally:
-    matches: int = 0
-    hands: int = 0
-    moves: int = 0
-    sets: int = 0
-    sets_equal: int = 0
-    kinds: Counter[str] = field(default_factory=Counter)
-
-    def line(self, name: str) -> str:
-        seen = ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items()))
-        return (
-            f"{name}: {self.matches} matches, {self.hands} hands, {self.moves} moves compared, "
-            f"legal-move sets equal {self.sets_equal} of {self.sets}; seen: {seen}"
-        )
-
-
-class Mismatch(AssertionError):
-    pass
 
 
 @dataclass

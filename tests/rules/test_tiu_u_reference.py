@@ -31,9 +31,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -43,6 +41,7 @@ from domino_rules.rules.errors import IllegalMoveError
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import two_chinese_sets
 
+from .lockstep import Mismatch, Tally, pair
 from .reference import tiu_u as ref
 
 RULES = get("tiu_u")
@@ -54,37 +53,12 @@ QUICK = 150
 SLOW = 1_500
 
 
-def pair(tile: Tile) -> ref.Pair:
-    return (tile.high, tile.low)
-
-
 def opt_pair(tile: Tile | None) -> ref.Pair | None:
     return None if tile is None else pair(tile)
 
 
 def key(move: Move) -> ref.RefMove:
     return (move.kind.name, opt_pair(move.tile), opt_pair(move.target))
-
-
-@dataclass
-class Tally:
-    matches: int = 0
-    hands: int = 0
-    moves: int = 0
-    sets: int = 0
-    sets_equal: int = 0
-    kinds: Counter[str] = field(default_factory=Counter)
-
-    def line(self, name: str) -> str:
-        seen = ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items()))
-        return (
-            f"{name}: {self.matches} matches, {self.hands} hands, {self.moves} moves compared, "
-            f"legal-move sets equal {self.sets_equal} of {self.sets}; seen: {seen}"
-        )
-
-
-class Mismatch(AssertionError):
-    pass
 
 
 class Lockstep:
