@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
-from domino_rules.rules import Tile
+from domino_rules.rules import Match, Tile
 
 
 def pair(tile: Tile) -> tuple[int, int]:
@@ -38,3 +39,34 @@ class Tally:
 class Mismatch(AssertionError):
     """The service and the reference differ: the message names the tag, the seed and the
     position."""
+
+
+class Position:
+    """One match in lockstep, as its messages name it: the scenario's label, the seed, the
+    table, the hand and the last moves of it; :meth:`same` fails with all of that."""
+
+    label: str
+    seed: str
+    players: int
+    match: Match[Any, Any]
+    #: this hand's moves, as text
+    moves: list[str]
+    #: how many of the last moves a message names
+    last_moves = 4
+
+    def setting(self) -> str:
+        """More of the scenario a message names (its options), or nothing."""
+        return ""
+
+    def where(self) -> str:
+        last = " ".join(self.moves[-self.last_moves :])
+        return (
+            f"{self.label} seed={self.seed!r} P={self.players}{self.setting()} hand "
+            f"{self.match.hand_number} move {len(self.moves)} (last: {last})"
+        )
+
+    def same(self, tag: str, what: str, ours: object, theirs: object) -> None:
+        if ours != theirs:
+            raise Mismatch(
+                f"[{tag}] {self.where()}: {what}: service {ours!r}, reference {theirs!r}"
+            )

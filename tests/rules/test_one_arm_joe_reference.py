@@ -46,7 +46,7 @@ from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCoun
 from domino_rules.rules.moves import End
 from domino_rules.rules.registry import get
 
-from .lockstep import Mismatch, Tally, pair
+from .lockstep import Mismatch, Position, Tally, pair
 from .reference import one_arm_joe as ref
 
 RULES = get("one_arm_joe")
@@ -82,7 +82,7 @@ class Feed:
         return tile
 
 
-class Lockstep:
+class Lockstep(Position):
     """One match through the service and the reference."""
 
     def __init__(self, label: str, seed: str, players: int, values: Mapping[str, Any]) -> None:
@@ -95,19 +95,6 @@ class Lockstep:
         self.boneyard: list[ref.Pair] = []
 
     # ---- comparing --------------------------------------------------------------
-
-    def where(self) -> str:
-        last = " ".join(self.moves[-4:])
-        return (
-            f"{self.label} seed={self.seed!r} P={self.players} hand {self.match.hand_number} "
-            f"move {len(self.moves)} (last: {last})"
-        )
-
-    def same(self, tag: str, what: str, ours: object, theirs: object) -> None:
-        if ours != theirs:
-            raise Mismatch(
-                f"[{tag}] {self.where()}: {what}: service {ours!r}, reference {theirs!r}"
-            )
 
     def check_state(self, seats: Iterable[int] | None = None) -> None:
         """Everything both can see after a move; the hands of ``seats`` (default: all;

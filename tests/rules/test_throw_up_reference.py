@@ -40,7 +40,7 @@ from domino_rules.rules.errors import IllegalMoveError
 from domino_rules.rules.moves import End
 from domino_rules.rules.registry import get
 
-from .lockstep import Mismatch, Tally, pair
+from .lockstep import Mismatch, Position, Tally, pair
 from .reference import throw_up as ref
 
 RULES = get("throw_up")
@@ -74,7 +74,7 @@ def key(move: Move) -> ref.RefMove:
     )
 
 
-class Lockstep:
+class Lockstep(Position):
     """One match through the service and the reference."""
 
     def __init__(self, label: str, seed: str, players: int, values: Mapping[str, Any]) -> None:
@@ -87,19 +87,6 @@ class Lockstep:
         self.tally = Tally()
 
     # ---- comparing --------------------------------------------------------------
-
-    def where(self) -> str:
-        last = " ".join(self.moves[-4:])
-        return (
-            f"{self.label} seed={self.seed!r} P={self.players} hand {self.match.hand_number} "
-            f"move {len(self.moves)} (last: {last})"
-        )
-
-    def same(self, tag: str, what: str, ours: object, theirs: object) -> None:
-        if ours != theirs:
-            raise Mismatch(
-                f"[{tag}] {self.where()}: {what}: service {ours!r}, reference {theirs!r}"
-            )
 
     def check_state(self) -> None:
         """Everything both can see after a move."""

@@ -41,7 +41,7 @@ from domino_rules.rules.errors import IllegalMoveError
 from domino_rules.rules.registry import get
 from domino_rules.rules.tiles import two_chinese_sets
 
-from .lockstep import Mismatch, Tally, pair
+from .lockstep import Mismatch, Position, Tally, pair
 from .reference import tiu_u as ref
 
 RULES = get("tiu_u")
@@ -61,7 +61,7 @@ def key(move: Move) -> ref.RefMove:
     return (move.kind.name, opt_pair(move.tile), opt_pair(move.target))
 
 
-class Lockstep:
+class Lockstep(Position):
     """One match through the service and the reference."""
 
     def __init__(self, label: str, seed: str, players: int, values: Mapping[str, Any]) -> None:
@@ -74,18 +74,7 @@ class Lockstep:
 
     # ---- comparing --------------------------------------------------------------
 
-    def where(self) -> str:
-        last = " ".join(self.moves[-3:])
-        return (
-            f"{self.label} seed={self.seed!r} P={self.players} hand {self.match.hand_number} "
-            f"move {len(self.moves)} (last: {last})"
-        )
-
-    def same(self, tag: str, what: str, ours: object, theirs: object) -> None:
-        if ours != theirs:
-            raise Mismatch(
-                f"[{tag}] {self.where()}: {what}: service {ours!r}, reference {theirs!r}"
-            )
+    last_moves = 3
 
     def check_state(self) -> None:
         match, model = self.match, self.ref

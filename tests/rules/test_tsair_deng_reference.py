@@ -52,7 +52,7 @@ from domino_rules.rules.errors import (
 )
 from domino_rules.rules.registry import get
 
-from .lockstep import Mismatch, Tally, pair
+from .lockstep import Mismatch, Position, Tally, pair
 from .reference import tsair_deng as ref
 
 RULES = get("tsair_deng")
@@ -68,7 +68,7 @@ def key(move: Move) -> ref.RefMove:
     return (move.kind.name, None if move.tile is None else pair(move.tile), move.open_pip)
 
 
-class Lockstep:
+class Lockstep(Position):
     """One match through the service and the reference."""
 
     def __init__(
@@ -101,18 +101,10 @@ class Lockstep:
 
     # ---- comparing --------------------------------------------------------------
 
-    def where(self) -> str:
-        last = " ".join(self.moves[-3:])
-        return (
-            f"{self.label} seed={self.seed!r} P={self.players} {self.values} hand "
-            f"{self.match.hand_number} move {len(self.moves)} (last: {last})"
-        )
+    last_moves = 3
 
-    def same(self, tag: str, what: str, ours: object, theirs: object) -> None:
-        if ours != theirs:
-            raise Mismatch(
-                f"[{tag}] {self.where()}: {what}: service {ours!r}, reference {theirs!r}"
-            )
+    def setting(self) -> str:
+        return f" {self.values}"
 
     def check_state(self, seats: Iterable[int] | None = None) -> None:
         """Everything both can see after a move; the hands and own discards of ``seats``
