@@ -1,5 +1,5 @@
 """Mexican Train written from RULES.md alone ("## The trains family", ``[MT-1]``..``[MT-16]``),
-as a second reading to play in lockstep with the service (``test_mexican_train_oracle.py``).
+as a second reading to play in lockstep with the service (``test_mexican_train_reference.py``).
 
 A plain model of the match: one hand at a time, then the totals. It shares nothing with the
 service but the kernel's value types (:class:`Tile`) and the documented shuffle, which the
