@@ -5,10 +5,12 @@ the failure a difference raises, and a tile as the references write it."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from domino_rules.rules import Match, Tile
+from domino_rules.rules import Match, PlayerCountError, Ruleset, Tile
+from domino_rules.rules.errors import OptionsError
 
 
 def pair(tile: Tile) -> tuple[int, int]:
@@ -70,3 +72,23 @@ class Position:
             raise Mismatch(
                 f"[{tag}] {self.where()}: {what}: service {ours!r}, reference {theirs!r}"
             )
+
+
+def service_refusal(
+    rules: Ruleset[Any, Any], values: Mapping[str, Any]
+) -> tuple[str, range | None]:
+    """What the service makes of ``values``: ``BAD_OPTIONS``, or ``OK`` and the player
+    counts it seats, checked to be exactly those ``new_match`` takes at the range's edges."""
+    try:
+        opts = rules.make_options(values)
+    except OptionsError:
+        return "BAD_OPTIONS", None
+    low, high = rules.player_range(opts)
+    for players in (low - 1, low, high, high + 1):
+        try:
+            rules.new_match(opts, players, "range")
+            ok = True
+        except PlayerCountError:
+            ok = False
+        assert ok is (low <= players <= high), (values, players)
+    return "OK", range(low, high + 1)

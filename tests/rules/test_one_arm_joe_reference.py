@@ -42,11 +42,11 @@ from typing import Any
 import pytest
 
 from domino_rules.rules import EventKind, Match, Move, MoveKind, Status
-from domino_rules.rules.errors import IllegalMoveError, OptionsError, PlayerCountError
+from domino_rules.rules.errors import IllegalMoveError
 from domino_rules.rules.moves import End
 from domino_rules.rules.registry import get
 
-from .lockstep import Mismatch, Position, Tally, pair
+from .lockstep import Mismatch, Position, Tally, pair, service_refusal
 from .reference import one_arm_joe as ref
 
 RULES = get("one_arm_joe")
@@ -436,22 +436,6 @@ def test_many_random_matches_agree_with_the_reference() -> None:
 # ------------------------------------------------------------------ options and players
 
 
-def service_refusal(values: Mapping[str, Any]) -> tuple[str, range | None]:
-    try:
-        opts = RULES.make_options(values)
-    except OptionsError:
-        return "BAD_OPTIONS", None
-    low, high = RULES.player_range(opts)
-    for players in (low - 1, low, high, high + 1):  # the range is what new_match takes
-        try:
-            RULES.new_match(opts, players, "range")
-            ok = True
-        except PlayerCountError:
-            ok = False
-        assert ok is (low <= players <= high), (values, players)
-    return "OK", range(low, high + 1)
-
-
 def reference_refusal(values: Mapping[str, Any]) -> tuple[str, range | None]:
     try:
         opts = ref.options(values)
@@ -476,11 +460,11 @@ def test_options_and_player_counts_are_refused_alike() -> None:
         }
         for name in chooser.sample(sorted(values), chooser.randint(0, len(values))):
             del values[name]  # the defaults
-        got, want = service_refusal(values), reference_refusal(values)
+        got, want = service_refusal(RULES, values), reference_refusal(values)
         assert got == want, values
         tally[got[0]] += 1
     for name, values in PROFILES.items():
-        assert service_refusal(values)[0] == reference_refusal(values)[0] == "OK", name
+        assert service_refusal(RULES, values)[0] == reference_refusal(values)[0] == "OK", name
     assert reference_refusal({})[1] == range(2, 10)  # 9 with double-six
     assert reference_refusal({"set_max_pip": 18})[1] == range(2, 64)
     print(f"options: {dict(tally)}")

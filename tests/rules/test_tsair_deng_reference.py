@@ -47,12 +47,10 @@ from domino_rules.rules import EventKind, Match, Move, MoveKind, Status, Tile
 from domino_rules.rules.errors import (
     IllegalMoveError,
     NotYourTurnError,
-    OptionsError,
-    PlayerCountError,
 )
 from domino_rules.rules.registry import get
 
-from .lockstep import Mismatch, Position, Tally, pair
+from .lockstep import Mismatch, Position, Tally, pair, service_refusal
 from .reference import tsair_deng as ref
 
 RULES = get("tsair_deng")
@@ -524,22 +522,6 @@ def test_the_reference_reads_the_serpentine_and_the_scores_as_rules_md() -> None
 # ------------------------------------------------------------------ options and players
 
 
-def service_refusal(values: dict[str, Any]) -> tuple[str, range | None]:
-    try:
-        opts = RULES.make_options(values)
-    except OptionsError:
-        return "BAD_OPTIONS", None
-    low, high = RULES.player_range(opts)
-    for players in (low - 1, low, high, high + 1):
-        try:
-            RULES.new_match(opts, players, "range")
-            ok = True
-        except PlayerCountError:
-            ok = False
-        assert ok is (low <= players <= high), (values, players)
-    return "OK", range(low, high + 1)
-
-
 def reference_refusal(values: dict[str, Any]) -> tuple[str, range | None]:
     try:
         opts = ref.options(values)
@@ -563,7 +545,7 @@ def test_options_and_player_counts_are_refused_alike() -> None:
         }
         for name in chooser.sample(sorted(values), chooser.randint(0, len(values))):
             del values[name]
-        got, want = service_refusal(values), reference_refusal(values)
+        got, want = service_refusal(RULES, values), reference_refusal(values)
         assert got == want, values
         tally[got[0]] += 1
     print(f"options: {dict(tally)}")
